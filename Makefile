@@ -1,0 +1,35 @@
+# `make` creates .venv, installs printgen and builds every game into out/.
+# `make test` runs the linter, the type checker and the whole test suite.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: all build test lint typecheck bench clean
+
+all: build
+
+$(STAMP): pyproject.toml constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[dev]'
+	touch $(STAMP)
+
+build: $(STAMP)
+	$(BIN)/printgen build
+
+lint: $(STAMP)
+	$(BIN)/ruff check printgen rules_engine tests bench
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+test: lint typecheck
+	$(BIN)/pytest -n 2
+
+bench: $(STAMP)
+	$(BIN)/python bench/print.py
+	@if [ -f bench/engine.py ]; then $(BIN)/python bench/engine.py; fi
+
+clean:
+	rm -rf out

@@ -1,0 +1,3 @@
+from printgen.cli import main
+
+main()

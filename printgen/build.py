@@ -1,0 +1,326 @@
+"""Build orchestration: load, render every face, impose, write, swap into place atomically.
+
+Nothing is written until every requested game has loaded and every face has rendered,
+and each game's files are written to a staging folder first: a failed build leaves the
+previous output exactly as it was.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from printgen.errors import ErrorList, PrintgenError
+from printgen.exports import render_pngs, write_card_pdf
+from printgen.imposition import Item, Page, duplex_pages, fold_pages, make_grid
+from printgen.layouts import LayoutLibrary, load_library
+from printgen.model import Game, find_games, load_game
+from printgen.ops import Face
+from printgen.render import faces_of, piece_size
+from printgen.sheets import SheetInfo, write_calibration, write_sheets
+
+Progress = Callable[[str, int], None]  # (step description, units of work done)
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    papers: tuple[str, ...] = ("a4", "letter")
+    lang: str = "both"
+    duplex: str = "long"  # long, short, off
+    fold: bool = False
+    offset: tuple[float, float] = (0.0, 0.0)
+    png: bool = True
+    dpi: int = 300
+    jobs: int = max(1, min(2, os.cpu_count() or 1))
+
+    @property
+    def mode(self) -> str:
+        if self.fold:
+            return "fold"
+        return "fronts" if self.duplex == "off" else f"duplex-{self.duplex}"
+
+
+@dataclass
+class Project:
+    """Where games and layouts live."""
+
+    root: Path
+
+    @property
+    def components(self) -> Path:
+        return self.root / "components"
+
+    @property
+    def layouts(self) -> Path:
+        return self.root / "layouts"
+
+    def game_ids(self) -> list[str]:
+        return [p.name for p in find_games(self.components)]
+
+    def select(self, names: tuple[str, ...] | list[str]) -> list[str]:
+        known = self.game_ids()
+        if not known:
+            raise PrintgenError(f"no games found: {self.components} has no <game>/game.yaml")
+        unknown = [n for n in names if n not in known]
+        if unknown:
+            raise PrintgenError(f"unknown game '{unknown[0]}' (games: {', '.join(known)})")
+        return list(names) or known
+
+
+@dataclass
+class Rendered:
+    game: Game
+    faces: dict[str, Face]
+
+
+@dataclass
+class GameOutput:
+    game: str
+    folder: Path
+    files: list[dict[str, Any]] = field(default_factory=list)
+
+
+def load_all(project: Project, names: list[str]) -> tuple[LayoutLibrary, list[Game]]:
+    errors: list[PrintgenError] = []
+    lib = load_library(project.layouts)
+    games: list[Game] = []
+    for name in names:
+        try:
+            games.append(load_game(project.components / name))
+        except ErrorList as exc:
+            errors.extend(exc.errors)
+        except PrintgenError as exc:
+            errors.append(exc)
+    if errors:
+        raise ErrorList(errors)
+    return lib, games
+
+
+def render_all(lib: LayoutLibrary, games: list[Game], lang: str) -> list[Rendered]:
+    return [Rendered(game, faces_of(game, lib, lang)) for game in games]
+
+
+def items_of(lib: LayoutLibrary, r: Rendered) -> list[list[Item]]:
+    """Physical copies grouped by size (each size is imposed on its own pages)."""
+    groups: dict[tuple[float, float], list[Item]] = {}
+    for piece in r.game.pieces:
+        w, h = piece_size(lib, piece)
+        front = f"{piece.id}.front.{_lang_of(r)}"
+        back = f"{piece.id}.back.{_lang_of(r)}" if piece.back_layout else None
+        for copy in range(1, piece.count + 1):
+            groups.setdefault((round(w, 3), round(h, 3)), []).append(
+                Item(piece.id, copy, front, back, w, h)
+            )
+    return list(groups.values())
+
+
+def _lang_of(r: Rendered) -> str:
+    return next(iter(r.faces)).rsplit(".", 1)[1]
+
+
+def impose(lib: LayoutLibrary, r: Rendered, paper: str, opts: BuildOptions) -> list[Page]:
+    s = lib.presets.sheet
+    size = lib.paper(paper)
+    pages: list[Page] = []
+    for group in items_of(lib, r):
+        bleed = r.faces[group[0].front].bleed
+        if opts.fold:
+            pages.extend(fold_pages(group, size, bleed, s, first=len(pages) + 1))
+        else:
+            try:
+                grid = make_grid(size, (group[0].width, group[0].height), s, bleed)
+            except ValueError as exc:
+                raise PrintgenError(f"{r.game.id}: {group[0].piece_id}: {exc}") from None
+            pages.extend(
+                duplex_pages(group, grid, bleed, s, opts.duplex, opts.offset, first=len(pages) + 1)
+            )
+    return pages
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def page_entry(page: Page) -> dict[str, Any]:
+    return {
+        "number": page.number,
+        "size_mm": [round(page.width, 3), round(page.height, 3)],
+        "role": page.role,
+        "items": [
+            {
+                "component": p.piece_id,
+                "copy": p.copy,
+                "face": p.side,
+                "trim_mm": [round(p.x, 3), round(p.y, 3), round(p.width, 3), round(p.height, 3)],
+            }
+            for p in page.placements
+        ],
+    }
+
+
+def write_game(
+    lib: LayoutLibrary, r: Rendered, opts: BuildOptions, staging: Path, progress: Progress
+) -> GameOutput:
+    game = r.game
+    out = GameOutput(game.id, staging)
+    font = lib.fonts["gothic"]
+
+    def put(rel: str, data: bytes, entry: dict[str, Any]) -> None:
+        path = staging / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        out.files.append({"path": rel, **entry, "sha256": sha256(data)})
+
+    title = game.info.title.en
+    for paper in opts.papers:
+        pages = impose(lib, r, paper, opts)
+        info = SheetInfo(title, paper, "fold" if opts.fold else opts.duplex)
+        data = write_sheets(pages, r.faces, info, lib.presets.sheet, font)
+        put(
+            f"sheets-{paper}-{opts.mode}.pdf",
+            data,
+            {
+                "kind": "sheets",
+                "paper": paper,
+                "mode": opts.mode,
+                "lang": opts.lang,
+                "pages": [page_entry(p) for p in pages],
+            },
+        )
+        if opts.duplex != "off" and not opts.fold:
+            cal = write_calibration(lib.paper(paper), paper, opts.duplex, opts.offset, font, title)
+            put(
+                f"calibration-{paper}.pdf",
+                cal,
+                {"kind": "calibration", "paper": paper, "mode": opts.mode},
+            )
+        progress(f"{game.id}: {paper} sheets", 1)
+    copies = [item for group in items_of(lib, r) for item in group]
+    card_pages: list[tuple[str, Face]] = []
+    page_items: list[dict[str, Any]] = []
+    for item in copies:
+        for side, key in (("front", item.front), ("back", item.back)):
+            if key is None:
+                continue
+            card_pages.append((f"{item.piece_id}-{item.copy}-{side}", r.faces[key]))
+            face = r.faces[key]
+            page_items.append(
+                {
+                    "number": len(card_pages),
+                    "size_mm": [
+                        round(face.width + 2 * face.bleed, 3),
+                        round(face.height + 2 * face.bleed, 3),
+                    ],
+                    "items": [
+                        {
+                            "component": item.piece_id,
+                            "copy": item.copy,
+                            "face": side,
+                            "trim_mm": [face.bleed, face.bleed, face.width, face.height],
+                        }
+                    ],
+                }
+            )
+    put(
+        "cards.pdf",
+        write_card_pdf(card_pages, title, font),
+        {"kind": "card-pdf", "lang": opts.lang, "pages": page_items},
+    )
+    progress(f"{game.id}: card pages", 1)
+    if opts.png:
+        wanted = [r.faces[k] for item in copies for k in (item.front, item.back) if k]
+        images = render_pngs(wanted, opts.dpi, opts.jobs, lambda: progress(f"{game.id}: PNG", 1))
+        for item in copies:
+            for side, key in (("front", item.front), ("back", item.back)):
+                if key is None:
+                    continue
+                folder = "png" if side == "front" else "png/backs"
+                face = r.faces[key]
+                put(
+                    f"{folder}/{item.piece_id}-{item.copy}{'' if side == 'front' else '-back'}.png",
+                    images[key],
+                    {
+                        "kind": "card-image",
+                        "component": item.piece_id,
+                        "copy": item.copy,
+                        "face": side,
+                        "dpi": opts.dpi,
+                        "bleed_mm": face.bleed,
+                        "lang": opts.lang,
+                    },
+                )
+    manifest = {
+        "game": game.id,
+        "title": {"ja": game.info.title.ja, "en": game.info.title.en},
+        "rule_version": game.info.rule_version,
+        "components": [
+            {
+                "id": piece.id,
+                "kind": piece.kind,
+                "count": piece.count,
+                "size_mm": [round(v, 3) for v in piece_size(lib, piece)],
+                "name": {"ja": piece.component.name.ja, "en": piece.component.name.en},
+                "deck": piece.deck.id if piece.deck else None,
+                "source": piece.component.source,
+            }
+            for piece in game.pieces
+        ],
+        "files": sorted(out.files, key=lambda f: str(f["path"])),
+    }
+    data = (json.dumps(manifest, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    (staging / "manifest.json").write_bytes(data)
+    return out
+
+
+def work_units(r: Rendered, opts: BuildOptions) -> int:
+    pngs = len({k for k in r.faces}) if opts.png else 0
+    return len(opts.papers) + 1 + pngs
+
+
+def swap_in(staging: Path, final: Path) -> None:
+    """Replace `final` with `staging` in two renames; the old folder is removed after."""
+    old = final.with_name(f".{final.name}.old-{os.getpid()}")
+    if final.exists():
+        final.rename(old)
+    staging.rename(final)
+    if old.exists():
+        shutil.rmtree(old)
+
+
+def build(
+    project: Project,
+    names: list[str],
+    out_root: Path,
+    opts: BuildOptions,
+    progress: Progress | None = None,
+    on_rendered: Callable[[list[Rendered]], None] | None = None,
+) -> list[GameOutput]:
+    """Build the named games into `out_root/<game>/`."""
+    report: Progress = progress or (lambda _step, _n: None)
+    lib, games = load_all(project, names)
+    rendered = render_all(lib, games, opts.lang)
+    if on_rendered:
+        on_rendered(rendered)
+    out_root.mkdir(parents=True, exist_ok=True)
+    results: list[GameOutput] = []
+    stagings: list[tuple[Path, Path]] = []
+    try:
+        for r in rendered:
+            staging = Path(tempfile.mkdtemp(prefix=f".{r.game.id}.tmp-", dir=out_root))
+            stagings.append((staging, out_root / r.game.id))
+            results.append(write_game(lib, r, opts, staging, report))
+    except BaseException:
+        for staging, _final in stagings:
+            shutil.rmtree(staging, ignore_errors=True)
+        raise
+    for (staging, final), result in zip(stagings, results, strict=True):
+        swap_in(staging, final)
+        result.folder = final
+    return results

@@ -1,0 +1,202 @@
+"""The `printgen` command."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from printgen.build import BuildOptions, Project, Rendered, build, load_all, render_all, work_units
+from printgen.errors import PrintgenError, display_path
+from printgen.render import LANG_CHOICES
+
+err = Console(stderr=True, highlight=False)
+
+
+def _offset(_ctx: click.Context, _param: click.Parameter, value: str | None) -> tuple[float, float]:
+    if not value:
+        return (0.0, 0.0)
+    try:
+        x, y = (float(v) for v in value.split(","))
+    except ValueError:
+        raise click.BadParameter("give X,Y in millimetres, for example 0.5,-1") from None
+    return (x, y)
+
+
+def run(action: Callable[[], Any]) -> None:
+    """Run a command: bad input is one message per problem and exit status 1."""
+    try:
+        action()
+    except PrintgenError as exc:
+        for line in str(exc).splitlines():
+            err.print(f"[red]error:[/red] {line}", markup=True, soft_wrap=True)
+        sys.exit(1)
+
+
+@click.group()
+@click.option(
+    "--root",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("."),
+    show_default=True,
+    help="Project folder holding components/ and layouts/.",
+)
+@click.version_option(package_name="printgen")
+@click.pass_context
+def main(ctx: click.Context, root: Path) -> None:
+    """Printable components and rulebooks for tabletop games, from one YAML description."""
+    ctx.obj = Project(root)
+
+
+@main.command(name="build")
+@click.argument("games", nargs=-1)
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("out"),
+    show_default=True,
+    help="Output folder; each game goes to OUT/<game>/.",
+)
+@click.option(
+    "--paper",
+    type=click.Choice(["a4", "letter", "a3", "b4"]),
+    multiple=True,
+    help="Paper size (repeatable). Default: a4 and letter.",
+)
+@click.option(
+    "--lang",
+    type=click.Choice(LANG_CHOICES),
+    default="both",
+    show_default=True,
+    help="Language on the pieces: ja, en, or both on each piece.",
+)
+@click.option(
+    "--duplex",
+    type=click.Choice(["long", "short", "off"]),
+    default="long",
+    show_default=True,
+    help="Flip edge of your duplex printer; 'off' prints fronts only.",
+)
+@click.option("--fold", is_flag=True, help="Fronts and backs side by side, to fold and glue.")
+@click.option(
+    "--duplex-offset",
+    "offset",
+    callback=_offset,
+    metavar="X,Y",
+    help="Front/back offset read on the calibration page (mm), cancelled on backs pages.",
+)
+@click.option("--no-png", is_flag=True, help="Skip the per-card PNG images.")
+@click.option(
+    "--jobs",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="Processes for PNG export (default: 2).",
+)
+@click.pass_obj
+def build_cmd(
+    project: Project,
+    games: tuple[str, ...],
+    out_dir: Path,
+    paper: tuple[str, ...],
+    lang: str,
+    duplex: str,
+    fold: bool,
+    offset: tuple[float, float],
+    no_png: bool,
+    jobs: int | None,
+) -> None:
+    """Build print-and-play files for GAMES (default: every game)."""
+
+    def action() -> None:
+        opts = BuildOptions(
+            papers=paper or ("a4", "letter"),
+            lang=lang,
+            duplex=duplex,
+            fold=fold,
+            offset=offset,
+            png=not no_png,
+            **({"jobs": jobs} if jobs else {}),
+        )
+        names = project.select(games)
+        with Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=err,
+            transient=True,
+            disable=not err.is_terminal,
+        ) as bar:
+            task = bar.add_task("loading and rendering", total=None)
+
+            def started(rendered: list[Rendered]) -> None:
+                bar.update(task, total=sum(work_units(r, opts) for r in rendered), completed=0)
+
+            def step(description: str, n: int) -> None:
+                bar.update(task, advance=n, description=description)
+
+            results = build(project, names, out_dir, opts, step, started)
+        for result in results:
+            files = result.files
+            size = sum((result.folder / str(f["path"])).stat().st_size for f in files)
+            kinds: dict[str, int] = {}
+            for f in files:
+                kinds[str(f["kind"])] = kinds.get(str(f["kind"]), 0) + 1
+            summary = ", ".join(f"{n} {k}" for k, n in kinds.items())
+            click.echo(
+                f"{result.game}: {len(files)} files ({summary}), {size / 1e6:.1f} MB "
+                f"-> {display_path(result.folder)}/ (see manifest.json)"
+            )
+
+    run(action)
+
+
+@main.command()
+@click.argument("games", nargs=-1)
+@click.option("--lang", type=click.Choice(LANG_CHOICES), default="both", show_default=True)
+@click.pass_obj
+def validate(project: Project, games: tuple[str, ...], lang: str) -> None:
+    """Check GAMES' data and layouts (every face is laid out; nothing is written)."""
+
+    def action() -> None:
+        lib, loaded = load_all(project, project.select(games))
+        for r in render_all(lib, loaded, lang):
+            copies = sum(p.count for p in r.game.pieces)
+            click.echo(
+                f"ok {r.game.id}: {len(r.game.pieces)} components, {copies} pieces, {len(r.faces)} faces"
+            )
+
+    run(action)
+
+
+@main.command(name="list")
+@click.pass_obj
+def list_cmd(project: Project) -> None:
+    """List the games in components/."""
+
+    def action() -> None:
+        lib, loaded = load_all(project, project.select(()))
+        del lib
+        for game in loaded:
+            info = game.info
+            kinds: dict[str, int] = {}
+            for piece in game.pieces:
+                kinds[piece.kind] = kinds.get(piece.kind, 0) + piece.count
+            pieces = ", ".join(f"{n} {k}" for k, n in kinds.items())
+            players = (
+                f"{info.players.min}-{info.players.max}"
+                if info.players.max != info.players.min
+                else str(info.players.min)
+            )
+            click.echo(
+                f"{game.id:20} {info.title.en} / {info.title.ja}  ({players} players, "
+                f"{info.play_time_min} min, rules {info.rule_version}): {pieces}"
+            )
+
+    run(action)

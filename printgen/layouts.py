@@ -1,0 +1,293 @@
+"""Layouts as data: card faces and backs, icons, fonts, sizes and papers, all from `layouts/`.
+
+A layout is a YAML file `layouts/<name>.yaml`, named by its path without `.yaml`
+(`submarine-attack/torpedo`).  `extends: base/card` inherits everything from
+another layout: keys given again override, and elements are merged by `id`
+(an element with a parent's id changes that element; a new id is appended;
+`remove: [id, ...]` drops parent elements).  Any string value may be a Jinja
+template (`"{{ values.dice }}"`) evaluated per card.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from PIL import ImageColor
+from pydantic import BaseModel, ConfigDict, Field
+
+from printgen.errors import ErrorList, Location, PrintgenError
+from printgen.source import Document, load_yaml, validate
+from printgen.units import Length, parse_length
+
+Scalar = str | float | int
+BoxSpec = Literal["bleed", "trim", "safe"] | list[Scalar]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Element(Strict):
+    """One drawn thing on a face. Which keys apply depends on `type`."""
+
+    id: str | None = None
+    type: Literal["rect", "ellipse", "line", "polygon", "text", "icon", "image"]
+    when: str | None = None
+    box: BoxSpec = "trim"
+    points: list[list[Scalar]] | None = None
+    fill: str | None = None
+    stroke: str | None = None
+    stroke_width: Scalar = "0.3mm"
+    radius: Scalar = 0
+    dash: list[float] | None = None
+    text: str | None = None
+    font: str = "regular"
+    size: Scalar = "9pt"
+    min_size: Scalar | None = None
+    leading: float = 1.2
+    align: Literal["left", "center", "right"] = "left"
+    valign: Literal["top", "middle", "bottom"] = "top"
+    colour: str = "#000000"
+    icon: str | None = None
+    image: str | None = None
+    repeat: Scalar = 1
+    step: list[Scalar] | None = None
+
+
+class LayoutString(Strict):
+    """Card copy in both languages; may hold templates (`{{ values.dice }}`)."""
+
+    ja: str
+    en: str
+
+
+class LayoutFile(Strict):
+    extends: str | None = None
+    description: str | None = None
+    size: str | list[Scalar] | None = None
+    bleed: Length | None = None
+    safe: Length | None = None
+    fonts: dict[str, str] = Field(default_factory=dict)
+    colours: dict[str, str] = Field(default_factory=dict)
+    strings: dict[str, LayoutString] = Field(default_factory=dict)
+    remove: list[str] = Field(default_factory=list)
+    elements: list[Element] = Field(default_factory=list)
+
+
+class FontSpec(Strict):
+    file: str
+    licence: str
+    family: str | None = None
+
+
+class IconShape(Strict):
+    type: Literal["rect", "ellipse", "polygon", "line"]
+    box: list[float] | None = None
+    points: list[list[float]] | None = None
+    fill: str | None = None
+    stroke: str | None = None
+    stroke_width: float = 0.0
+    radius: float = 0.0
+
+
+class SheetSettings(Strict):
+    margin: Length = 5.0
+    mark_length: Length = 2.0
+    mark_width_pt: float = 0.25
+    band: Length = 5.0
+    bleed: Length = 3.0
+    safe: Length = 3.0
+    scale_bar: Length = 50.0
+
+
+class PresetsFile(Strict):
+    sizes: dict[str, tuple[Length, Length]]
+    papers: dict[str, tuple[Length, Length]]
+    sheet: SheetSettings = SheetSettings()
+
+
+@dataclass(frozen=True)
+class Font:
+    key: str
+    path: Path
+    licence: Path
+
+
+@dataclass
+class Layout:
+    """A fully resolved layout (inheritance applied)."""
+
+    name: str
+    size: str | list[Scalar] | None
+    bleed: float
+    safe: float
+    fonts: dict[str, str]
+    colours: dict[str, str]
+    strings: dict[str, LayoutString]
+    elements: list[Element]
+    places: dict[int, Location] = field(default_factory=dict)
+    where: Location | None = None
+
+
+@dataclass
+class LayoutLibrary:
+    """Everything under `layouts/`: layouts, icons, fonts, size and paper presets."""
+
+    root: Path
+    presets: PresetsFile
+    fonts: dict[str, Font]
+    icons: dict[str, list[IconShape]]
+    files: dict[str, tuple[LayoutFile, Document]]
+    _resolved: dict[str, Layout] = field(default_factory=dict)
+
+    def layout(self, name: str, where: Location | None = None) -> Layout:
+        if name not in self._resolved:
+            self._resolved[name] = self._resolve(name, where, ())
+        return self._resolved[name]
+
+    def _resolve(self, name: str, where: Location | None, chain: tuple[str, ...]) -> Layout:
+        if name not in self.files:
+            known = ", ".join(sorted(self.files))
+            raise PrintgenError(
+                f"unknown layout '{name}': add layouts/{name}.yaml or use one of: {known}", where
+            )
+        if name in chain:
+            raise PrintgenError(
+                f"layout '{name}' extends itself through {' -> '.join(chain)}", where
+            )
+        spec, doc = self.files[name]
+        here = doc.where(())
+        if spec.extends:
+            base = self._resolve(spec.extends, doc.where(("extends",)), (*chain, name))
+        else:
+            sheet = self.presets.sheet
+            base = Layout(name, None, sheet.bleed, sheet.safe, {}, {}, {}, [])
+        elements = [e for e in base.elements if e.id is None or e.id not in spec.remove]
+        places = {id(e): base.places[id(e)] for e in elements if id(e) in base.places}
+        for i, element in enumerate(spec.elements):
+            element_where = doc.where(("elements", i))
+            match = next(
+                (k for k, e in enumerate(elements) if element.id and e.id == element.id), None
+            )
+            if match is None:
+                elements.append(element)
+                places[id(element)] = element_where
+                continue
+            merged = elements[match].model_copy(update=element.model_dump(exclude_unset=True))
+            elements[match] = merged
+            places[id(merged)] = element_where
+        return Layout(
+            name=name,
+            size=spec.size if spec.size is not None else base.size,
+            bleed=spec.bleed if spec.bleed is not None else base.bleed,
+            safe=spec.safe if spec.safe is not None else base.safe,
+            fonts={**base.fonts, **spec.fonts},
+            colours={**base.colours, **spec.colours},
+            strings={**base.strings, **spec.strings},
+            elements=elements,
+            places=places,
+            where=here,
+        )
+
+    def size_of(
+        self, size: str | list[Scalar] | tuple[float, float] | None, where: Location | None
+    ) -> tuple[float, float]:
+        if size is None:
+            raise PrintgenError("no size given: set 'size' on the component or its layout", where)
+        if isinstance(size, str):
+            if size not in self.presets.sizes:
+                known = ", ".join(sorted(self.presets.sizes))
+                raise PrintgenError(f"unknown size preset '{size}' (known: {known})", where)
+            w, h = self.presets.sizes[size]
+            return (w, h)
+        if len(size) != 2:
+            raise PrintgenError(f"size must be [width, height], got {size!r}", where)
+        try:
+            return (parse_length(size[0]), parse_length(size[1]))
+        except ValueError as exc:
+            raise PrintgenError(f"size {exc}", where) from None
+
+    def paper(self, name: str) -> tuple[float, float]:
+        if name not in self.presets.papers:
+            raise PrintgenError(f"unknown paper '{name}' (known: {', '.join(self.presets.papers)})")
+        w, h = self.presets.papers[name]
+        return (w, h)
+
+    def font(self, layout: Layout, key: str, where: Location | None) -> Font:
+        """A layout's font role (`regular`, `bold`) or a font key from layouts/fonts.yaml."""
+        font_key = layout.fonts.get(key, key)
+        if font_key not in self.fonts:
+            roles = ", ".join(sorted(layout.fonts)) or "none"
+            raise PrintgenError(
+                f"unknown font '{key}' (layout roles: {roles}; fonts: {', '.join(sorted(self.fonts))})",
+                where,
+            )
+        return self.fonts[font_key]
+
+
+def colour(value: str, palette: dict[str, str], where: Location | None) -> str:
+    """A colour as `#rrggbb`: hex, a CSS name, or a name from the layout's `colours`."""
+    value = palette.get(value, value).strip()
+    try:
+        rgb = ImageColor.getrgb(value)
+    except ValueError:
+        raise PrintgenError(
+            f"unknown colour '{value}': use #rrggbb, a CSS colour name or one of the layout's colours",
+            where,
+        ) from None
+    return "#{:02x}{:02x}{:02x}".format(*rgb[:3])
+
+
+def load_library(root: Path) -> LayoutLibrary:
+    """Read and validate every file under `layouts/`; missing font files are errors here."""
+    errors: list[PrintgenError] = []
+    presets_doc = load_yaml(root / "presets.yaml")
+    presets = validate(PresetsFile, presets_doc)
+    fonts_doc = load_yaml(root / "fonts.yaml")
+    fonts: dict[str, Font] = {}
+    for key, value in (fonts_doc.data or {}).items():
+        spec = validate(FontSpec, fonts_doc, value, (key,))
+        path = root / spec.file
+        licence = root / spec.licence
+        for file, field_name in ((path, "file"), (licence, "licence")):
+            if not file.is_file():
+                errors.append(
+                    PrintgenError(
+                        f"font {field_name} '{file.relative_to(root)}' not found in layouts/: "
+                        "vendor the file or correct the path",
+                        fonts_doc.where((key, field_name)),
+                    )
+                )
+        fonts[key] = Font(key, path, licence)
+    icons_doc = load_yaml(root / "icons.yaml")
+    icons: dict[str, list[IconShape]] = {}
+    for key, shapes in (icons_doc.data or {}).items():
+        if not isinstance(shapes, list):
+            errors.append(
+                PrintgenError(f"icon '{key}' must be a list of shapes", icons_doc.where((key,)))
+            )
+            continue
+        try:
+            icons[key] = [validate(IconShape, icons_doc, s, (key, i)) for i, s in enumerate(shapes)]
+        except ErrorList as exc:
+            errors.extend(exc.errors)
+    files: dict[str, tuple[LayoutFile, Document]] = {}
+    for path in sorted(root.rglob("*.yaml")):
+        rel = path.relative_to(root)
+        if len(rel.parts) < 2 or rel.parts[0] == "rulebook":
+            continue
+        doc = load_yaml(path)
+        try:
+            files[rel.with_suffix("").as_posix()] = (validate(LayoutFile, doc), doc)
+        except ErrorList as exc:
+            errors.extend(exc.errors)
+    if errors:
+        raise ErrorList(errors)
+    return LayoutLibrary(root, presets, fonts, icons, files)
+
+
+def default_root() -> Path:
+    """`layouts/` of the working directory, where the project's layouts live."""
+    return Path.cwd() / "layouts"

@@ -1,0 +1,282 @@
+"""The typed game model: what `components/<game>/*.yaml` describes.
+
+A game folder holds `game.yaml` (title, credits, rule versions) and any number of
+component files (`cards.yaml`, `boards.yaml`, ...), each with `decks:` and
+`components:` lists.  Everything is validated with pydantic; errors point back
+into the YAML (see `printgen.source`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+
+from printgen.errors import ErrorList, Location, PrintgenError
+from printgen.source import Document, load_yaml, validate
+from printgen.units import Length
+
+COMPONENT_KINDS = ("card", "tile", "token", "pawn", "marker", "board", "mat")
+ComponentKind = Literal["card", "tile", "token", "pawn", "marker", "board", "mat"]
+Source = Literal["stated", "reconstructed"]
+LANGS = ("ja", "en")
+
+
+def _positive(value: int) -> int:
+    if value <= 0:
+        raise ValueError("must be a positive integer")
+    return value
+
+
+def _identifier(value: str) -> str:
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", value):
+        raise ValueError("must be lower-case letters, digits and '-' (like 'torpedo-s')")
+    return value
+
+
+PositiveInt = Annotated[int, Field(strict=True), AfterValidator(_positive)]
+Identifier = Annotated[str, AfterValidator(_identifier)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Text(Strict):
+    """A text in both languages."""
+
+    ja: str
+    en: str
+
+    def __getitem__(self, lang: str) -> str:
+        return self.ja if lang == "ja" else self.en
+
+
+class Players(Strict):
+    min: PositiveInt
+    max: PositiveInt
+    best: PositiveInt | None = None
+    note: Text | None = None
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Players:
+        if self.max < self.min:
+            raise ValueError(f"max ({self.max}) must not be less than min ({self.min})")
+        return self
+
+
+class RuleVersion(Strict):
+    """One dated version of the rules; `params` override the game's rule parameters."""
+
+    id: str
+    date: str
+    changes: Text
+    params: dict[str, Any] = Field(default_factory=dict)
+    source: Source = "stated"
+    note: Text | None = None
+
+
+class Deck(Strict):
+    """A group of components sharing a back (a player's set, an item deck...)."""
+
+    id: Identifier
+    name: Text
+    back: str | None = None
+    colour: str = "#333333"
+    values: dict[str, Any] = Field(default_factory=dict)
+
+
+class Component(Strict):
+    """One kind of physical piece; `count` copies of it are printed (per deck)."""
+
+    id: Identifier
+    kind: ComponentKind
+    name: Text
+    count: PositiveInt = 1
+    layout: str
+    back: str | None = None
+    size: str | tuple[Length, Length] | None = None
+    deck: str | None = None
+    decks: list[str] | None = None
+    values: dict[str, Any] = Field(default_factory=dict)
+    text: Text | None = None
+    source: Source = "stated"
+    note: Text | None = None
+
+    @model_validator(mode="after")
+    def _one_deck_form(self) -> Component:
+        if self.deck is not None and self.decks is not None:
+            raise ValueError("give either 'deck' or 'decks', not both")
+        return self
+
+
+class ComponentFile(Strict):
+    decks: list[Deck] = Field(default_factory=list)
+    components: list[Component] = Field(default_factory=list)
+
+
+class GameInfo(Strict):
+    id: Identifier
+    title: Text
+    subtitle: Text | None = None
+    designer: Text
+    credits: list[Text] = Field(default_factory=list)
+    players: Players
+    play_time_min: PositiveInt
+    age: str | None = None
+    rule_version: str
+    rule_versions: list[RuleVersion] = Field(default_factory=list)
+    rules: dict[str, Any] = Field(default_factory=dict)
+    source_note: Text | None = None
+
+    @model_validator(mode="after")
+    def _version_known(self) -> GameInfo:
+        ids = [v.id for v in self.rule_versions]
+        if self.rule_versions and self.rule_version not in ids:
+            raise ValueError(
+                f"rule_version '{self.rule_version}' is not among rule_versions ({', '.join(ids)})"
+            )
+        return self
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A component after deck expansion: what the printer lays out."""
+
+    id: str
+    component: Component
+    deck: Deck | None
+    where: Location
+
+    @property
+    def kind(self) -> str:
+        return self.component.kind
+
+    @property
+    def count(self) -> int:
+        return self.component.count
+
+    @property
+    def back_layout(self) -> str | None:
+        if self.component.back:
+            return self.component.back
+        return self.deck.back if self.deck else None
+
+
+@dataclass(frozen=True)
+class Game:
+    """A whole game folder, validated."""
+
+    folder: Path
+    info: GameInfo
+    decks: dict[str, Deck]
+    pieces: list[Piece]
+
+    @property
+    def id(self) -> str:
+        return self.info.id
+
+    def piece(self, piece_id: str) -> Piece:
+        for piece in self.pieces:
+            if piece.id == piece_id:
+                return piece
+        raise KeyError(piece_id)
+
+    def version(self, version_id: str | None = None) -> RuleVersion | None:
+        wanted = version_id or self.info.rule_version
+        return next((v for v in self.info.rule_versions if v.id == wanted), None)
+
+    def rule_params(self, version_id: str | None = None) -> dict[str, Any]:
+        """The rule parameters of a version: the game's `rules`, then every version's
+        overrides from the first up to the one asked for (versions are listed oldest first,
+        and each states what it changed)."""
+        wanted = version_id or self.info.rule_version
+        ids = [v.id for v in self.info.rule_versions]
+        if self.info.rule_versions and wanted not in ids:
+            raise PrintgenError(
+                f"{self.id}: unknown rule version '{wanted}' (known: {', '.join(ids)})"
+            )
+        params = dict(self.info.rules)
+        for version in self.info.rule_versions:
+            params.update(version.params)
+            if version.id == wanted:
+                break
+        return params
+
+
+def component_files(folder: Path) -> Iterator[Path]:
+    """Component files of a game folder: every top-level *.yaml except game.yaml."""
+    for path in sorted(folder.glob("*.yaml")):
+        if path.name != "game.yaml":
+            yield path
+
+
+def load_game(folder: Path) -> Game:
+    """Load and validate one game folder; all problems are reported together."""
+    errors: list[PrintgenError] = []
+    game_doc = load_yaml(folder / "game.yaml")
+    info = validate(GameInfo, game_doc)
+    if info.id != folder.name:
+        errors.append(
+            PrintgenError(
+                f"id '{info.id}' must match the folder name '{folder.name}'",
+                game_doc.where(("id",)),
+            )
+        )
+    decks: dict[str, Deck] = {}
+    entries: list[tuple[Component, Document, int]] = []
+    for path in component_files(folder):
+        doc = load_yaml(path)
+        if doc.data is None:
+            continue
+        try:
+            parsed = validate(ComponentFile, doc)
+        except ErrorList as exc:
+            errors.extend(exc.errors)
+            continue
+        for i, deck in enumerate(parsed.decks):
+            if deck.id in decks:
+                errors.append(
+                    PrintgenError(
+                        f"deck '{deck.id}' is defined twice", doc.where(("decks", i, "id"))
+                    )
+                )
+            decks[deck.id] = deck
+        entries.extend((c, doc, i) for i, c in enumerate(parsed.components))
+    pieces: list[Piece] = []
+    seen: set[str] = set()
+    for component, doc, i in entries:
+        where = doc.where(("components", i))
+        deck_ids = component.decks if component.decks is not None else [component.deck]
+        for j, deck_id in enumerate(deck_ids):
+            if deck_id is not None and deck_id not in decks:
+                key = (
+                    ("components", i, "decks", j) if component.decks else ("components", i, "deck")
+                )
+                known = ", ".join(sorted(decks)) or "none defined"
+                errors.append(
+                    PrintgenError(f"unknown deck '{deck_id}' (decks: {known})", doc.where(key))
+                )
+                continue
+            piece_id = component.id if component.decks is None else f"{component.id}-{deck_id}"
+            if piece_id in seen:
+                errors.append(PrintgenError(f"component id '{piece_id}' is used twice", where))
+            seen.add(piece_id)
+            pieces.append(
+                Piece(piece_id, component, decks.get(deck_id) if deck_id else None, where)
+            )
+    if errors:
+        raise ErrorList(errors)
+    # A player's set stays together on the sheets: deck by deck, in the order decks are listed.
+    order = {deck_id: i for i, deck_id in enumerate(decks)}
+    pieces.sort(key=lambda p: order[p.deck.id] if p.deck else -1)
+    return Game(folder, info, decks, pieces)
+
+
+def find_games(root: Path) -> list[Path]:
+    """Game folders under `root` (each holds a game.yaml), in name order."""
+    return sorted(p.parent for p in root.glob("*/game.yaml"))

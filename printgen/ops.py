@@ -1,0 +1,78 @@
+"""Drawing operations: what a face looks like, independent of PDF or PNG.
+
+Coordinates are millimetres from the top-left corner of the trim box, y pointing
+down; the bleed area has negative coordinates.  Colours are `#rrggbb`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True, slots=True)
+class Rect:
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: str | None
+    stroke: str | None
+    stroke_width: float
+    radius: float = 0.0
+    dash: tuple[float, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Ellipse:
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: str | None
+    stroke: str | None
+    stroke_width: float
+
+
+@dataclass(frozen=True, slots=True)
+class Polygon:
+    points: tuple[tuple[float, float], ...]
+    fill: str | None
+    stroke: str | None
+    stroke_width: float
+    closed: bool = True
+    dash: tuple[float, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TextRun:
+    x: float
+    baseline: float
+    text: str
+    font_key: str
+    font_path: Path
+    size_pt: float
+    colour: str
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    x: float
+    y: float
+    w: float
+    h: float
+    path: Path
+
+
+Op = Rect | Ellipse | Polygon | TextRun | Picture
+
+
+@dataclass(frozen=True, slots=True)
+class Face:
+    """One drawn side of a piece: its trim size, bleed and operations."""
+
+    key: str
+    width: float
+    height: float
+    bleed: float
+    ops: tuple[Op, ...]

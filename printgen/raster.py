@@ -1,0 +1,85 @@
+"""Drawing faces with Pillow: per-card PNG images at print resolution, bleed included."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from PIL import Image, ImageColor, ImageDraw
+
+from printgen import fonts
+from printgen.ops import Ellipse, Face, Picture, Polygon, Rect, TextRun
+
+
+def pixel_size(face: Face, dpi: int) -> tuple[int, int]:
+    """(63 + 2*3) mm at 300 DPI is 815 px: sizes round to the nearest pixel."""
+    scale = dpi / 25.4
+    return (
+        round((face.width + 2 * face.bleed) * scale),
+        round((face.height + 2 * face.bleed) * scale),
+    )
+
+
+def _rgb(value: str | None) -> tuple[int, int, int] | None:
+    if value is None:
+        return None
+    r, g, b = ImageColor.getrgb(value)[:3]
+    return (r, g, b)
+
+
+def draw_face(face: Face, dpi: int) -> Image.Image:
+    scale = dpi / 25.4
+    b = face.bleed
+    image = Image.new("RGB", pixel_size(face, dpi), "white")
+    draw = ImageDraw.Draw(image)
+
+    def p(x: float, y: float) -> tuple[float, float]:
+        return ((x + b) * scale, (y + b) * scale)
+
+    for op in face.ops:
+        if isinstance(op, TextRun):
+            font = fonts.pillow_font(op.font_path, op.size_pt * dpi / 72.0)
+            draw.text(p(op.x, op.baseline), op.text, font=font, fill=_rgb(op.colour), anchor="ls")
+        elif isinstance(op, Picture):
+            with Image.open(op.path) as src:
+                w, h = round(op.w * scale), round(op.h * scale)
+                pic = src.convert("RGBA").resize((w, h), Image.Resampling.LANCZOS)
+                x0, y0 = p(op.x, op.y)
+                image.paste(pic, (round(x0), round(y0)), pic)
+        elif isinstance(op, Rect):
+            x0, y0 = p(op.x, op.y)
+            x1, y1 = p(op.x + op.w, op.y + op.h)
+            width = max(1, round(op.stroke_width * scale)) if op.stroke else 0
+            box = (x0, y0, x1 - 1, y1 - 1)
+            if op.radius > 0:
+                draw.rounded_rectangle(
+                    box, op.radius * scale, fill=_rgb(op.fill), outline=_rgb(op.stroke), width=width
+                )
+            else:
+                draw.rectangle(box, fill=_rgb(op.fill), outline=_rgb(op.stroke), width=width)
+        elif isinstance(op, Ellipse):
+            x0, y0 = p(op.x, op.y)
+            x1, y1 = p(op.x + op.w, op.y + op.h)
+            width = max(1, round(op.stroke_width * scale)) if op.stroke else 0
+            draw.ellipse(
+                (x0, y0, x1 - 1, y1 - 1), fill=_rgb(op.fill), outline=_rgb(op.stroke), width=width
+            )
+        elif isinstance(op, Polygon):
+            pts = [p(x, y) for x, y in op.points]
+            width = max(1, round(op.stroke_width * scale)) if op.stroke else 0
+            if op.closed:
+                draw.polygon(pts, fill=_rgb(op.fill), outline=_rgb(op.stroke), width=width)
+            elif op.stroke:
+                draw.line(pts, fill=_rgb(op.stroke), width=width, joint="curve")
+    return image
+
+
+def png_bytes(face: Face, dpi: int) -> bytes:
+    """The PNG file of a face: deterministic bytes (no timestamps), with its DPI recorded."""
+    out = io.BytesIO()
+    draw_face(face, dpi).save(out, format="PNG", dpi=(dpi, dpi), compress_level=3)
+    return out.getvalue()
+
+
+def write_png(face: Face, dpi: int, path: Path) -> None:
+    path.write_bytes(png_bytes(face, dpi))

@@ -1,0 +1,330 @@
+"""From a layout and a piece's data to drawing operations (see `printgen.ops`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import jinja2
+
+from printgen import fonts
+from printgen.errors import Location, PrintgenError
+from printgen.layouts import Element, IconShape, Layout, LayoutLibrary, colour
+from printgen.model import Game, Piece, Text
+from printgen.ops import Ellipse, Face, Op, Picture, Polygon, Rect, TextRun
+from printgen.textlayout import TextDoesNotFit, layout_text, unknown_icons
+from printgen.units import parse_length, pt_to_mm
+
+LANG_CHOICES = ("ja", "en", "both")
+
+_env = jinja2.Environment(
+    undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False
+)
+
+
+@lru_cache(maxsize=4096)
+def _template(source: str) -> jinja2.Template:
+    return _env.from_string(source)
+
+
+def is_template(value: Any) -> bool:
+    return isinstance(value, str) and ("{{" in value or "{%" in value)
+
+
+def pick(value: Any, lang: str) -> str:
+    """A bilingual value in the chosen language; `both` stacks Japanese over English."""
+    if isinstance(value, Text):
+        return value.ja if lang == "ja" else value.en if lang == "en" else f"{value.ja}\n{value.en}"
+    if isinstance(value, dict) and set(value) >= {"ja", "en"}:
+        return pick(Text(ja=str(value["ja"]), en=str(value["en"])), lang)
+    return "" if value is None else str(value)
+
+
+@dataclass(frozen=True)
+class FaceRequest:
+    """Which face of which piece, in which language."""
+
+    piece: Piece
+    side: str  # "front" or "back"
+    lang: str
+
+    @property
+    def key(self) -> str:
+        return f"{self.piece.id}.{self.side}.{self.lang}"
+
+
+def face_layout(lib: LayoutLibrary, req: FaceRequest) -> tuple[str, Location]:
+    if req.side == "front":
+        return req.piece.component.layout, req.piece.where
+    back = req.piece.back_layout
+    if back is None:
+        raise PrintgenError(f"{req.piece.id} has no back", req.piece.where)
+    return back, req.piece.where
+
+
+def piece_size(lib: LayoutLibrary, piece: Piece) -> tuple[float, float]:
+    layout = lib.layout(piece.component.layout, piece.where)
+    size = piece.component.size if piece.component.size is not None else layout.size
+    return lib.size_of(size, piece.where)
+
+
+def context(game: Game, piece: Piece, lang: str) -> dict[str, Any]:
+    comp = piece.component
+    values = dict(comp.values)
+    deck_values = dict(piece.deck.values) if piece.deck else {}
+    base = {"values": values, "deck": piece.deck, "deck_values": deck_values, "game": game.info}
+    text = None
+    if comp.text is not None:
+        text = Text(
+            ja=_render(comp.text.ja, base, piece.where, "text.ja"),
+            en=_render(comp.text.en, base, piece.where, "text.en"),
+        )
+    return {
+        **base,
+        "name": comp.name,
+        "text": text,
+        "kind": comp.kind,
+        "component": comp,
+        "piece_id": piece.id,
+        "lang": lang,
+        "t": lambda value: pick(value, lang),
+    }
+
+
+def _render(source: str, ctx: dict[str, Any], where: Location | None, what: str) -> str:
+    if not is_template(source):
+        return source
+    try:
+        return _template(source).render(ctx)
+    except jinja2.TemplateError as exc:
+        raise PrintgenError(f"{what}: template error: {exc}", where) from None
+
+
+def render_face(lib: LayoutLibrary, game: Game, req: FaceRequest) -> Face:
+    """Evaluate every element of the face's layout for this piece."""
+    layout_name, where = face_layout(lib, req)
+    layout = lib.layout(layout_name, where)
+    w, h = piece_size(lib, req.piece)
+    ctx = context(game, req.piece, req.lang)
+    drawer = _FaceDrawer(lib, game, layout, req, ctx, w, h)
+    for element in layout.elements:
+        drawer.element(element)
+    return Face(req.key, w, h, layout.bleed, tuple(drawer.ops))
+
+
+class _FaceDrawer:
+    def __init__(
+        self,
+        lib: LayoutLibrary,
+        game: Game,
+        layout: Layout,
+        req: FaceRequest,
+        ctx: dict[str, Any],
+        w: float,
+        h: float,
+    ) -> None:
+        self.lib, self.game, self.layout, self.req, self.ctx = lib, game, layout, req, ctx
+        self.w, self.h = w, h
+        self.ops: list[Op] = []
+        self.where: Location | None = layout.where
+        ctx["s"] = {
+            key: Text(
+                ja=self.value(text.ja, f"strings.{key}.ja"),
+                en=self.value(text.en, f"strings.{key}.en"),
+            )
+            for key, text in layout.strings.items()
+        }
+
+    def value(self, raw: Any, what: str) -> Any:
+        if is_template(raw):
+            return _render(raw, self.ctx, self.where, f"{self.layout.name}: {what}")
+        return raw
+
+    def length(self, raw: Any, what: str) -> float:
+        value = self.value(raw, what)
+        try:
+            return parse_length(value)
+        except ValueError as exc:
+            raise PrintgenError(f"{self.layout.name}: {what} {exc}", self.where) from None
+
+    def colour(self, raw: str | None, what: str) -> str | None:
+        if raw is None or raw == "none":
+            return None
+        return colour(str(self.value(raw, what)), self.layout.colours, self.where)
+
+    def box(self, element: Element) -> tuple[float, float, float, float]:
+        spec = element.box
+        b, s = self.layout.bleed, self.layout.safe
+        if spec == "bleed":
+            return (-b, -b, self.w + 2 * b, self.h + 2 * b)
+        if spec == "trim":
+            return (0.0, 0.0, self.w, self.h)
+        if spec == "safe":
+            return (s, s, self.w - 2 * s, self.h - 2 * s)
+        if len(spec) != 4:
+            raise PrintgenError(
+                f"{self.layout.name}: box must be [x, y, width, height]", self.where
+            )
+        x, y, bw, bh = (self.length(v, "box") for v in spec)
+        # Negative x/y count from the right/bottom trim edge.
+        return (self.w + x - bw if x < 0 else x, self.h + y - bh if y < 0 else y, bw, bh)
+
+    def element(self, element: Element) -> None:
+        self.where = self.layout.places.get(id(element), self.layout.where)
+        if element.when is not None:
+            shown = self.value(element.when, "when")
+            if str(shown).strip().lower() in ("", "false", "0", "none", "no"):
+                return
+        count = int(float(self.value(element.repeat, "repeat")))
+        x, y, bw, bh = self.box(element)
+        dx, dy = (self.length(v, "step") for v in element.step) if element.step else (bw, 0.0)
+        if count > 1 and element.align == "center" and element.type != "text":
+            span_x = (count - 1) * dx
+            span_y = (count - 1) * dy
+            x -= span_x / 2
+            y -= span_y / 2
+        for i in range(max(count, 0)):
+            self.draw(element, x + i * dx, y + i * dy, bw, bh)
+
+    def draw(self, e: Element, x: float, y: float, w: float, h: float) -> None:
+        fill = self.colour(e.fill, "fill")
+        stroke = self.colour(e.stroke, "stroke")
+        sw = self.length(e.stroke_width, "stroke_width")
+        if e.type == "rect":
+            dash = tuple(e.dash) if e.dash else None
+            self.ops.append(
+                Rect(x, y, w, h, fill, stroke, sw, self.length(e.radius, "radius"), dash)
+            )
+        elif e.type == "ellipse":
+            self.ops.append(Ellipse(x, y, w, h, fill, stroke, sw))
+        elif e.type in ("polygon", "line"):
+            pts = tuple(
+                (x + self.length(p[0], "points"), y + self.length(p[1], "points"))
+                for p in e.points or []
+            )
+            if len(pts) < 2:
+                raise PrintgenError(
+                    f"{self.layout.name}: {e.type} needs at least two points", self.where
+                )
+            dash = tuple(e.dash) if e.dash else None
+            self.ops.append(Polygon(pts, fill, stroke, sw, e.type == "polygon", dash))
+        elif e.type == "icon":
+            name = str(self.value(e.icon or "", "icon"))
+            self.icon(name, x, y, w, h, self.colour(e.colour, "colour") or "#000000")
+        elif e.type == "image":
+            self.image(str(self.value(e.image or "", "image")), x, y, w, h)
+        elif e.type == "text":
+            self.text(e, x, y, w, h)
+
+    def icon(self, name: str, x: float, y: float, w: float, h: float, ink: str) -> None:
+        shapes = self.lib.icons.get(name)
+        if shapes is None:
+            known = ", ".join(sorted(self.lib.icons))
+            raise PrintgenError(
+                f"{self.layout.name}: unknown icon '{name}' (icons: {known})", self.where
+            )
+        self.ops.extend(icon_ops(shapes, x, y, w, h, ink))
+
+    def image(self, name: str, x: float, y: float, w: float, h: float) -> None:
+        candidates = [self.game.folder / name, self.lib.root / name]
+        path = next((p for p in candidates if p.is_file()), None)
+        if path is None:
+            raise PrintgenError(
+                f"{self.layout.name}: image '{name}' not found in {self.game.folder.name}/ or layouts/",
+                self.where,
+            )
+        self.ops.append(Picture(x, y, w, h, path))
+
+    def text(self, e: Element, x: float, y: float, w: float, h: float) -> None:
+        content = str(self.value(e.text or "", "text"))
+        if not content.strip():
+            return
+        missing = unknown_icons(content, self.lib.icons)
+        if missing:
+            raise PrintgenError(
+                f"{self.layout.name}: unknown icon ':{missing[0]}:' in text", self.where
+            )
+        font = self.lib.font(self.layout, e.font, self.where)
+        font_name = fonts.pdf_font_name(font.key, font.path)
+        size = self.length(e.size, "size") / pt_to_mm(1)
+        min_size = (
+            self.length(e.min_size, "min_size") / pt_to_mm(1) if e.min_size else min(size, 6.0)
+        )
+        ink = self.colour(e.colour, "colour") or "#000000"
+        try:
+            fitted = layout_text(
+                content,
+                w,
+                h,
+                size,
+                min_size,
+                e.leading,
+                e.align,
+                e.valign,
+                lambda s, pt: fonts.string_width_mm(s, font_name, pt),
+                fonts.ascent_ratio(font_name),
+                self.lib.icons,
+            )
+        except TextDoesNotFit as exc:
+            field_name = e.id or "text"
+            raise PrintgenError(
+                f"text does not fit: game {self.game.id}, component {self.req.piece.id}, "
+                f"{self.req.side} ({self.req.lang}), field '{field_name}': {exc.needed}; "
+                "shorten the text, enlarge the box or lower min_size",
+                self.where,
+            ) from None
+        em = pt_to_mm(fitted.size_pt)
+        for line in fitted.lines:
+            for run in line.runs:
+                if run.kind == "icon":
+                    top = y + line.baseline - em * 0.85
+                    self.icon(run.value, x + run.x, top, em, em, ink)
+                else:
+                    self.ops.append(
+                        TextRun(
+                            x + run.x,
+                            y + line.baseline,
+                            run.value,
+                            font.key,
+                            font.path,
+                            fitted.size_pt,
+                            ink,
+                        )
+                    )
+
+
+def icon_ops(shapes: list[IconShape], x: float, y: float, w: float, h: float, ink: str) -> list[Op]:
+    """An icon's shapes (drawn in a unit box) scaled into a box; `current` is the ink colour."""
+
+    def ink_of(value: str | None) -> str | None:
+        if value is None or value == "none":
+            return None
+        return ink if value == "current" else colour(value, {}, None)
+
+    ops: list[Op] = []
+    scale = min(w, h)
+    for s in shapes:
+        fill, stroke, sw = ink_of(s.fill), ink_of(s.stroke), s.stroke_width * scale
+        if s.type in ("rect", "ellipse") and s.box:
+            bx, by, bw, bh = s.box
+            rx, ry = x + bx * w, y + by * h
+            if s.type == "rect":
+                ops.append(Rect(rx, ry, bw * w, bh * h, fill, stroke, sw, s.radius * scale))
+            else:
+                ops.append(Ellipse(rx, ry, bw * w, bh * h, fill, stroke, sw))
+        elif s.points:
+            pts = tuple((x + px * w, y + py * h) for px, py in s.points)
+            ops.append(Polygon(pts, fill, stroke, sw, s.type == "polygon"))
+    return ops
+
+
+def faces_of(game: Game, lib: LayoutLibrary, lang: str) -> dict[str, Face]:
+    """Every face of every piece of a game, rendered once (copies share their faces)."""
+    faces: dict[str, Face] = {}
+    for piece in game.pieces:
+        sides = ["front"] + (["back"] if piece.back_layout else [])
+        for side in sides:
+            req = FaceRequest(piece, side, lang)
+            faces[req.key] = render_face(lib, game, req)
+    return faces

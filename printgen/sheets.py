@@ -1,0 +1,203 @@
+"""Print-and-play sheets as PDF: imposed faces, crop marks, fold lines, print instructions,
+a scale bar, and the duplex calibration page."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+from reportlab.lib.colors import HexColor, black, white
+from reportlab.pdfgen.canvas import Canvas
+
+from printgen import fonts
+from printgen.imposition import Page, back_offset, mirror_axis
+from printgen.layouts import Font, SheetSettings
+from printgen.ops import Face
+from printgen.pdfdraw import ensure_form, place_form
+from printgen.units import PT_PER_MM as mm
+
+FLIP_TEXT = {
+    "long": ("flip on long edge", "長辺とじ"),
+    "short": ("flip on short edge", "短辺とじ"),
+    "off": ("single-sided", "片面印刷"),
+    "fold": ("single-sided, fold and glue", "片面印刷・折って貼る"),
+}
+
+
+@dataclass(frozen=True)
+class SheetInfo:
+    title: str
+    paper: str
+    duplex: str  # long, short, off, fold
+
+
+def new_canvas(
+    buffer: io.BytesIO, title: str, first_page: tuple[float, float], font: Font
+) -> Canvas:
+    """A reproducible canvas (no dates, no random ids) whose default font is embedded too."""
+    c = Canvas(
+        buffer,
+        pagesize=(first_page[0] * mm, first_page[1] * mm),
+        invariant=1,
+        pageCompression=1,
+        initialFontName=fonts.pdf_font_name(font.key, font.path),
+    )
+    c.setTitle(title)
+    c.setAuthor("printgen")
+    c.setCreator("printgen")
+    c.setSubject(title)
+    return c
+
+
+def write_sheets(
+    pages: list[Page], faces: dict[str, Face], info: SheetInfo, s: SheetSettings, font: Font
+) -> bytes:
+    buffer = io.BytesIO()
+    c = new_canvas(
+        buffer,
+        f"{info.title} — print sheets ({info.paper})",
+        (pages[0].width, pages[0].height),
+        font,
+    )
+    made: set[str] = set()
+    total = len(pages)
+    for page in pages:
+        c.setPageSize((page.width * mm, page.height * mm))
+        for p in page.placements:
+            face = faces[p.face]
+            name = ensure_form(c, face, made)
+            place_form(c, name, face, p.x, p.y, p.bleeds, p.rotate180)
+        _marks(c, page, s)
+        _band(c, page, info, s, font, total)
+        c.showPage()
+    c.save()
+    return buffer.getvalue()
+
+
+def _marks(c: Canvas, page: Page, s: SheetSettings) -> None:
+    # A thin black line on a white halo: visible over light and dark bleed alike.
+    for width, ink in ((s.mark_width_pt * 3, white), (s.mark_width_pt, black)):
+        c.setStrokeColor(ink)
+        c.setLineWidth(width)
+        for x1, y1, x2, y2 in page.marks:
+            c.line(x1 * mm, y1 * mm, x2 * mm, y2 * mm)
+    if page.folds:
+        c.setStrokeColor(HexColor("#555555"))
+        c.setLineWidth(0.4)
+        c.setDash([1.5 * mm, 1.0 * mm])
+        for x1, y1, x2, y2 in page.folds:
+            c.line(x1 * mm, y1 * mm, x2 * mm, y2 * mm)
+        c.setDash([])
+
+
+def instruction_text(info: SheetInfo, page: Page, total: int) -> str:
+    en, ja = FLIP_TEXT[info.duplex]
+    role = {"fronts": "fronts", "backs": "backs (reverse side)", "fold": "fold sheet"}.get(
+        page.role, page.role
+    )
+    return (
+        f"Print at 100% / Actual size — do not scale · 実寸(100%)で印刷 · {info.paper.upper()} · "
+        f"{en} / {ja} · {info.title} · page {page.number}/{total} {role}"
+    )
+
+
+def _band(c: Canvas, page: Page, info: SheetInfo, s: SheetSettings, font: Font, total: int) -> None:
+    font_name = fonts.pdf_font_name(font.key, font.path)
+    text = instruction_text(info, page, total)
+    size = 6.5
+    c.setFillColor(black)
+    c.setFont(font_name, size)
+    band_mid = s.margin + s.band / 2
+    if page.band_axis == "vertical":
+        c.drawCentredString(page.width / 2 * mm, (page.height - band_mid - 1.0) * mm, text)
+        _scale_bar(
+            c, page.width / 2 - s.scale_bar / 2, band_mid - 1.2, s, font_name, vertical=False
+        )
+    else:
+        c.saveState()
+        c.translate((band_mid + 1.0) * mm, page.height / 2 * mm)
+        c.rotate(90)
+        c.drawCentredString(0, 0, text)
+        c.restoreState()
+        _scale_bar(
+            c,
+            page.width - band_mid + 1.2,
+            page.height / 2 - s.scale_bar / 2,
+            s,
+            font_name,
+            vertical=True,
+        )
+
+
+def _scale_bar(
+    c: Canvas, x: float, y: float, s: SheetSettings, font_name: str, vertical: bool
+) -> None:
+    """A bar exactly `scale_bar` mm long with 10 mm ticks, to check the print scale."""
+    c.saveState()
+    c.translate(x * mm, y * mm)
+    if vertical:
+        c.rotate(90)
+    length = s.scale_bar
+    c.setStrokeColor(black)
+    c.setLineWidth(0.5)
+    c.line(0, 0, length * mm, 0)
+    for tick in range(0, int(length) + 1, 10):
+        c.line(tick * mm, 0, tick * mm, 1.5 * mm)
+    c.setFont(font_name, 5.5)
+    c.drawString((length + 1.5) * mm, 0.2 * mm, f"{length:g} mm: check with a ruler / 定規で確認")
+    c.restoreState()
+
+
+def write_calibration(
+    paper: tuple[float, float],
+    paper_name: str,
+    duplex: str,
+    offset: tuple[float, float],
+    font: Font,
+    title: str,
+) -> bytes:
+    """Two pages: rulers on the front, a cross exactly behind their zero on the back.
+
+    Held against a light, the back's cross shows the printer's front/back offset; build
+    with `--duplex-offset X,Y` (the values read on the rulers) to cancel it.
+    """
+    w, h = paper
+    cx, cy = w / 2, h / 2
+    font_name = fonts.pdf_font_name(font.key, font.path)
+    buffer = io.BytesIO()
+    c = new_canvas(buffer, f"{title} — duplex calibration ({paper_name})", paper, font)
+    c.setFont(font_name, 9)
+    lines = [
+        f"Duplex calibration · 両面印刷の位置合わせ · {paper_name.upper()} · {FLIP_TEXT[duplex][0]}",
+        "1. Print both pages double-sided at 100% (actual size). 両面・実寸(100%)で印刷します。",
+        "2. Hold the sheet against a light and read where the back's cross falls on these scales (mm).",
+        "   光にかざし、裏面の十字が目盛りのどこに重なるかを読みます(mm)。",
+        "3. Build with: printgen build --duplex-offset X,Y   (0,0 means the printer is aligned)",
+    ]
+    for i, line in enumerate(lines):
+        c.drawString(20 * mm, (h - 25 - i * 6) * mm, line)
+    c.setLineWidth(0.3)
+    for k in range(-15, 16):
+        tick = 3.0 if k % 5 == 0 else 1.5
+        c.line((cx + k) * mm, (cy - tick) * mm, (cx + k) * mm, (cy + tick) * mm)
+        c.line((cx - tick) * mm, (cy + k) * mm, (cx + tick) * mm, (cy + k) * mm)
+        if k % 5 == 0 and k:
+            c.setFont(font_name, 6)
+            c.drawCentredString((cx + k) * mm, (cy - 6) * mm, f"{k:+d}")
+            c.drawString((cx + 4.5) * mm, (cy + k - 0.8) * mm, f"{k:+d}")
+    c.line((cx - 15) * mm, cy * mm, (cx + 15) * mm, cy * mm)
+    c.line(cx * mm, (cy - 15) * mm, cx * mm, (cy + 15) * mm)
+    c.drawCentredString(cx * mm, (cy - 22) * mm, "X →   (front view)")
+    c.showPage()
+    axis = mirror_axis(w, h, "long" if duplex not in ("long", "short") else duplex)
+    sx, sy = back_offset(axis, offset)
+    bx, by = cx + sx, cy + sy
+    c.setLineWidth(0.6)
+    c.line((bx - 20) * mm, by * mm, (bx + 20) * mm, by * mm)
+    c.line(bx * mm, (by - 20) * mm, bx * mm, (by + 20) * mm)
+    c.circle(bx * mm, by * mm, 3 * mm)
+    c.setFont(font_name, 9)
+    c.drawCentredString(w / 2 * mm, 25 * mm, "Back of the calibration sheet · 位置合わせ用紙の裏面")
+    c.showPage()
+    c.save()
+    return buffer.getvalue()

@@ -1,0 +1,166 @@
+"""Reading YAML while remembering where every value came from.
+
+Validation errors are reported as `file:line:column: message`; this module keeps the
+line and column of every mapping key and value so a pydantic error location
+(`components.3.count`) can be turned back into a place in the file.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from printgen.errors import ErrorList, Location, PrintgenError
+
+Key = tuple[str | int, ...]
+M = TypeVar("M", bound=BaseModel)
+
+
+@dataclass
+class Document:
+    """A parsed YAML file: its data and the place of every node in it."""
+
+    path: Path
+    data: Any
+    places: dict[Key, Location] = field(default_factory=dict)
+    key_places: dict[Key, Location] = field(default_factory=dict)
+
+    def where(self, key: Key) -> Location:
+        """The place of the value at `key`, or of its nearest enclosing value."""
+        for end in range(len(key), -1, -1):
+            prefix = key[:end]
+            if prefix in self.places:
+                return self.places[prefix]
+        return Location(self.path)
+
+    def where_key(self, key: Key) -> Location:
+        """The place of a mapping key itself (for unknown keys)."""
+        return self.key_places.get(key) or self.where(key)
+
+
+def _mark(path: Path, node: yaml.Node) -> Location:
+    return Location(path, node.start_mark.line + 1, node.start_mark.column + 1)
+
+
+def load_yaml(path: Path) -> Document:
+    """Parse one YAML file; syntax errors and duplicate keys become PrintgenErrors."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise PrintgenError("file not found", Location(path)) from None
+    except UnicodeDecodeError as exc:
+        raise PrintgenError(f"not UTF-8 text ({exc.reason})", Location(path)) from None
+    loader = yaml.SafeLoader(text)
+    try:
+        root = loader.get_single_node()
+        doc = Document(path, None)
+        doc.data = _build(loader, root, (), doc) if root is not None else None
+        return doc
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = Location(path, mark.line + 1, mark.column + 1) if mark else Location(path)
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise PrintgenError(f"YAML syntax error: {problem}; fix the YAML here", where) from None
+    except yaml.YAMLError as exc:
+        raise PrintgenError(f"YAML error: {exc}", Location(path)) from None
+    finally:
+        loader.dispose()
+
+
+def _build(loader: yaml.SafeLoader, node: yaml.Node, key: Key, doc: Document) -> Any:
+    doc.places[key] = _mark(doc.path, node)
+    if isinstance(node, yaml.MappingNode):
+        loader.flatten_mapping(node)
+        result: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            name = loader.construct_object(key_node, deep=True)
+            if not isinstance(name, str | int):
+                raise PrintgenError("mapping keys must be names", _mark(doc.path, key_node))
+            if name in result:
+                raise PrintgenError(
+                    f"duplicate key '{name}': each key may appear once in a mapping",
+                    _mark(doc.path, key_node),
+                )
+            doc.key_places[(*key, name)] = _mark(doc.path, key_node)
+            result[name] = _build(loader, value_node, (*key, name), doc)
+        return result
+    if isinstance(node, yaml.SequenceNode):
+        return [_build(loader, item, (*key, i), doc) for i, item in enumerate(node.value)]
+    return loader.construct_object(node, deep=True)
+
+
+def validate(model: type[M], doc: Document, data: Any = None, prefix: Key = ()) -> M:
+    """Validate `data` (default: the whole document) against a pydantic model.
+
+    Every validation error becomes one `file:line:column: message` line.
+    """
+    payload = doc.data if data is None else data
+    try:
+        return model.model_validate(payload, context={"doc": doc, "prefix": prefix})
+    except ValidationError as exc:
+        raise ErrorList([_translate(model, doc, prefix, err) for err in exc.errors()]) from None
+
+
+def _field_names(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
+    """The keys allowed in the mapping at `loc` (best effort, for 'did you mean')."""
+    current: Any = model
+    for part in loc:
+        if isinstance(part, int) or current is None:
+            continue
+        fields = getattr(current, "model_fields", None)
+        if not fields or part not in fields:
+            current = None
+            continue
+        current = _inner_model(fields[part].annotation)
+    fields = getattr(current, "model_fields", None)
+    if not fields:
+        return []
+    return [f.alias or name for name, f in fields.items()]
+
+
+def _inner_model(annotation: Any) -> Any:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in getattr(annotation, "__args__", ()) or ():
+        found = _inner_model(arg)
+        if found is not None:
+            return found
+    return None
+
+
+def _clean_loc(loc: tuple[Any, ...]) -> Key:
+    """Drop pydantic's union/tagged-union branch names that are not keys in the file."""
+    return tuple(
+        p for p in loc if isinstance(p, int) or not str(p).startswith(("function-", "union["))
+    )
+
+
+def _translate(model: type[BaseModel], doc: Document, prefix: Key, err: Any) -> PrintgenError:
+    loc = _clean_loc(tuple(err["loc"]))
+    full = (*prefix, *loc)
+    kind = err["type"]
+    name = str(loc[-1]) if loc else "value"
+    given = err.get("input")
+    if kind == "extra_forbidden":
+        allowed = _field_names(model, loc[:-1])
+        hint = difflib.get_close_matches(name, allowed, n=1, cutoff=0.6)
+        suggestion = f"; did you mean '{hint[0]}'?" if hint else ""
+        valid = f" (valid keys: {', '.join(sorted(allowed))})" if allowed else ""
+        return PrintgenError(f"unknown key '{name}'{suggestion}{valid}", doc.where_key(full))
+    if kind == "missing":
+        return PrintgenError(f"missing required key '{name}'", doc.where(full[:-1]))
+    message = str(err["msg"])
+    if message.startswith("Value error, "):
+        message = message[len("Value error, ") :]
+    elif message.startswith("Assertion failed, "):
+        message = message[len("Assertion failed, ") :]
+    else:
+        message = message[0].lower() + message[1:]
+    got = "" if "got " in message or isinstance(given, dict | list) else f", got {given!r}"
+    label = name if not name.isdigit() else "item"
+    return PrintgenError(f"{label} {message}{got}", doc.where(full))

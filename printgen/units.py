@@ -1,0 +1,40 @@
+"""Lengths: the data speaks millimetres, inches and points; everything inside is millimetres."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any
+
+from pydantic import BeforeValidator
+
+MM_PER_INCH = 25.4
+MM_PER_POINT = MM_PER_INCH / 72.0
+PT_PER_MM = 72.0 / MM_PER_INCH
+
+_LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(mm|cm|in|pt)?\s*$")
+_FACTORS = {"mm": 1.0, "cm": 10.0, "in": MM_PER_INCH, "pt": MM_PER_POINT}
+
+
+def parse_length(value: Any) -> float:
+    """`3mm`, `0.25in`, `12pt`, `1.5cm` or a bare number (millimetres) -> millimetres."""
+    if isinstance(value, bool):
+        raise ValueError(f"must be a length such as 3mm, 0.25in or 12pt, got {value!r}")
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str):
+        match = _LENGTH.match(value)
+        if match:
+            return float(match.group(1)) * _FACTORS[match.group(2) or "mm"]
+    raise ValueError(f"must be a length such as 3mm, 0.25in or 12pt, got {value!r}")
+
+
+Length = Annotated[float, BeforeValidator(parse_length)]
+"""A pydantic field type: any accepted length, stored in millimetres."""
+
+
+def mm_to_pt(mm: float) -> float:
+    return mm / MM_PER_POINT
+
+
+def pt_to_mm(pt: float) -> float:
+    return pt * MM_PER_POINT

@@ -1,0 +1,154 @@
+"""The command line as a user runs it: clear one-line errors, exit 1, out/ untouched."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def printgen(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "printgen", "--root", str(root), *args],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        check=False,
+    )
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+    }
+
+
+@pytest.fixture()
+def built(project_copy: Path) -> Path:
+    result = printgen(project_copy, "build", "submarine-attack", "--paper", "a4", "--no-png")
+    assert result.returncode == 0, result.stderr
+    assert "submarine-attack:" in result.stdout and "manifest.json" in result.stdout
+    return project_copy
+
+
+def _break(root: Path, rel: str, old: str, new: str) -> None:
+    path = root / rel
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+CASES = {
+    "yaml syntax": (
+        "components/submarine-attack/cards.yaml",
+        "  - id: red\n",
+        "  - id: [red\n",
+        r"cards.yaml:\d+:\d+: YAML syntax error",
+    ),
+    "unknown key": (
+        "components/submarine-attack/cards.yaml",
+        "    values: {ships: 1}",
+        "    valeus: {ships: 1}",
+        r"cards.yaml:\d+:5: unknown key 'valeus'; did you mean 'values'\?",
+    ),
+    "negative count": (
+        "components/submarine-attack/cards.yaml",
+        "count: 2",
+        "count: -2",
+        r"cards.yaml:\d+:12: count must be a positive integer, got -2",
+    ),
+    "missing font": (
+        "layouts/fonts.yaml",
+        "fonts/BIZUDPGothic-Bold.ttf",
+        "fonts/Missing-Bold.ttf",
+        r"fonts.yaml:\d+:\d+: font file 'fonts/Missing-Bold.ttf' not found",
+    ),
+    "missing image": (
+        "layouts/submarine-attack/back.yaml",
+        "  - id: fleet\n",
+        "  - id: logo\n    type: image\n    image: art/logo.png\n    box: [20mm, 40mm, 20mm, 20mm]\n"
+        "  - id: fleet\n",
+        r"back.yaml:\d+:\d+: submarine-attack/back: image 'art/logo.png' not found",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_bad_input_is_one_clear_line_and_leaves_out_untouched(built: Path, case: str) -> None:
+    rel, old, new, pattern = CASES[case]
+    before = snapshot(built / "out")
+    _break(built, rel, old, new)
+    result = printgen(built, "build", "submarine-attack", "--paper", "a4", "--no-png")
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    import re
+
+    assert re.search(pattern, lines[0]), lines[0]
+    assert snapshot(built / "out") == before
+    assert not [p for p in (built / "out").iterdir() if p.name.startswith(".")]
+
+
+def test_text_that_cannot_fit_names_game_component_and_field(project_copy: Path) -> None:
+    _break(
+        project_copy,
+        "layouts/submarine-attack/transport.yaml",
+        "    size: 7.5pt\n    min_size: 5.5pt",
+        "    size: 40pt\n    min_size: 30pt",
+    )
+    result = printgen(project_copy, "validate", "submarine-attack")
+    assert result.returncode == 1
+    assert "text does not fit: game submarine-attack, component transport-1-red" in result.stderr
+    assert "field 'score'" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_list_validate_and_unknown_game(project_copy: Path) -> None:
+    listed = printgen(project_copy, "list")
+    assert (
+        listed.returncode == 0
+        and "submarine-attack" in listed.stdout
+        and "36 card" in listed.stdout
+    )
+    ok = printgen(project_copy, "validate")
+    assert ok.returncode == 0 and "ok submarine-attack" in ok.stdout
+    bad = printgen(project_copy, "build", "no-such-game")
+    assert bad.returncode == 1 and "unknown game 'no-such-game'" in bad.stderr
+
+
+def test_options_select_paper_language_and_modes(project_copy: Path) -> None:
+    result = printgen(
+        project_copy,
+        "build",
+        "submarine-attack",
+        "--paper",
+        "letter",
+        "--lang",
+        "ja",
+        "--duplex",
+        "short",
+        "--no-png",
+        "--out",
+        "elsewhere",
+    )
+    assert result.returncode == 0, result.stderr
+    files = {p.name for p in (project_copy / "elsewhere" / "submarine-attack").iterdir()}
+    assert files == {
+        "sheets-letter-duplex-short.pdf",
+        "calibration-letter.pdf",
+        "cards.pdf",
+        "manifest.json",
+    }
+    fold = printgen(
+        project_copy, "build", "submarine-attack", "--paper", "a4", "--fold", "--no-png"
+    )
+    assert (
+        fold.returncode == 0
+        and (project_copy / "out" / "submarine-attack" / "sheets-a4-fold.pdf").exists()
+    )
+    bad = printgen(project_copy, "build", "--duplex-offset", "one,two")
+    assert bad.returncode == 2 and "X,Y in millimetres" in bad.stderr

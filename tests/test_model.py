@@ -1,0 +1,123 @@
+"""The game model: Submarine Attack as the seed states it, and errors that point into the YAML."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from printgen.errors import PrintgenError
+from printgen.model import load_game
+from printgen.source import load_yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+SUB = ROOT / "components" / "submarine-attack"
+
+
+def test_submarine_attack_has_two_sets_of_8_transports_and_10_actions() -> None:
+    game = load_game(SUB)
+    assert game.info.title.ja == "サブマリン・アタック"
+    assert game.info.rule_version == "1.1"
+    assert sum(p.count for p in game.pieces) == 36
+    for deck in ("red", "blue"):
+        pieces = [p for p in game.pieces if p.deck and p.deck.id == deck]
+        transports = sum(p.count for p in pieces if "ships" in p.component.values)
+        actions = sum(p.count for p in pieces if "action" in p.component.values)
+        assert (transports, actions) == (8, 10)
+    assert len({game.decks[d].colour for d in ("red", "blue")}) == 2
+
+
+def test_reconstructed_values_keep_the_stated_clues() -> None:
+    game = load_game(SUB)
+    red = [p for p in game.pieces if p.deck and p.deck.id == "red"]
+    dice = {
+        p.component.values["grade"]: p.component.values["dice"]
+        for p in red
+        if p.component.values.get("action") == "torpedo"
+    }
+    cancel = {
+        p.component.values["grade"]: p.component.values["cancel_dice"]
+        for p in red
+        if p.component.values.get("action") == "evasion"
+    }
+    assert dice["B"] == 4  # stated
+    assert dice["S"] >= 7  # 7 dice on 6 faces always show a pair: S in attack 1 always hits
+    assert dice["S"] - cancel["B"] <= 0  # evasion B leaves torpedo S no die
+    assert min(dice.values()) == dice["C"]  # C is the weak torpedo
+    ships = sorted(
+        p.component.values["ships"]
+        for p in red
+        if "ships" in p.component.values
+        for _ in range(p.count)
+    )
+    assert ships.count(1) >= 2 and 5 in ships and 2 in ships  # 5+1 and 2+1+1 are possible
+    assert all(p.component.source == "reconstructed" for p in red)
+
+
+def test_rule_history_is_dated_and_versions_change_parameters() -> None:
+    game = load_game(SUB)
+    dates = [v.date for v in game.info.rule_versions]
+    assert "2002-11-02" in dates and "2002-11-17" in dates
+    assert game.rule_params()["target_points"] == 15
+    assert game.rule_params("1.0.1")["transports_per_player"] == 8
+    assert game.rule_params("1.0")["transports_per_player"] == 10
+
+
+def _copy_with(tmp_path: Path, old: str, new: str, file: str = "cards.yaml") -> Path:
+    folder = tmp_path / "submarine-attack"
+    folder.mkdir()
+    for path in SUB.glob("*.yaml"):
+        text = path.read_text(encoding="utf-8")
+        if path.name == file:
+            assert old in text
+            text = text.replace(old, new, 1)
+        (folder / path.name).write_text(text, encoding="utf-8")
+    return folder
+
+
+def _line_of(folder: Path, needle: str, file: str = "cards.yaml") -> int:
+    lines = (folder / file).read_text(encoding="utf-8").splitlines()
+    return next(i for i, line in enumerate(lines, 1) if needle in line)
+
+
+def test_negative_count_names_file_line_and_column(tmp_path: Path) -> None:
+    folder = _copy_with(tmp_path, "count: 2", "count: -2")
+    with pytest.raises(PrintgenError) as err:
+        load_game(folder)
+    line = _line_of(folder, "count: -2")
+    assert str(err.value).endswith(
+        f"cards.yaml:{line}:12: count must be a positive integer, got -2"
+    )
+
+
+def test_unknown_key_suggests_the_right_one(tmp_path: Path) -> None:
+    folder = _copy_with(tmp_path, "    values: {ships: 1}", "    valuse: {ships: 1}")
+    with pytest.raises(PrintgenError) as err:
+        load_game(folder)
+    message = str(err.value)
+    assert f"cards.yaml:{_line_of(folder, 'valuse')}:5: unknown key 'valuse'" in message
+    assert "did you mean 'values'?" in message
+
+
+def test_yaml_syntax_error_and_duplicate_keys(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("a: [1, 2\nb: 3\n", encoding="utf-8")
+    with pytest.raises(PrintgenError, match=r"bad.yaml:\d+:\d+: YAML syntax error"):
+        load_yaml(bad)
+    dup = tmp_path / "dup.yaml"
+    dup.write_text("a: 1\na: 2\n", encoding="utf-8")
+    with pytest.raises(PrintgenError, match=r"dup.yaml:2:1: duplicate key 'a'"):
+        load_yaml(dup)
+
+
+def test_unknown_deck_and_wrong_kind(tmp_path: Path) -> None:
+    folder = _copy_with(
+        tmp_path, "decks: [red, blue]\n    count: 2", "decks: [red, green]\n    count: 2"
+    )
+    with pytest.raises(PrintgenError, match=r"unknown deck 'green' \(decks: blue, red\)"):
+        load_game(folder)
+    other = tmp_path / "other"
+    other.mkdir()
+    folder2 = _copy_with(other, "kind: card", "kind: cardd")
+    with pytest.raises(PrintgenError, match=r"kind input should be 'card', 'tile'"):
+        load_game(folder2)
