@@ -19,7 +19,7 @@ build: $(STAMP)
 	$(BIN)/printgen build
 
 lint: $(STAMP)
-	$(BIN)/ruff check printgen rules_engine tests bench
+	$(BIN)/ruff check .
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
