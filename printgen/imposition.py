@@ -180,9 +180,11 @@ def crop_marks(
     page_h: float,
     limit: tuple[float, float, float, float],
     gap: float = 0.5,
+    reach: float = 8.0,
 ) -> list[Segment]:
-    """Extend every trim edge outward until it meets another piece or the limit box
-    (left, bottom, right, top). Marks never enter any trim box."""
+    """Extend every trim edge outward across the gutter to the next piece, or `reach` mm
+    into open paper, never past the limit box (left, bottom, right, top). Marks never
+    enter any trim box."""
     lo_x, lo_y, hi_x, hi_y = limit
     marks: set[Segment] = set()
 
@@ -195,14 +197,14 @@ def crop_marks(
             column = [r for r in rects if r[0] - EPS <= vx <= r[0] + r[2] + EPS]
             above = [r[1] for r in column if r[1] >= y + h - EPS]
             below = [r[1] + r[3] for r in column if r[1] + r[3] <= y + EPS]
-            add(vx, y + h + gap, vx, min(above) - gap if above else hi_y)
-            add(vx, max(below) + gap if below else lo_y, vx, y - gap)
+            add(vx, y + h + gap, vx, min(above) - gap if above else min(hi_y, y + h + reach))
+            add(vx, max(below) + gap if below else max(lo_y, y - reach), vx, y - gap)
         for hy in (y, y + h):
             row = [r for r in rects if r[1] - EPS <= hy <= r[1] + r[3] + EPS]
             right = [r[0] for r in row if r[0] >= x + w - EPS]
             left = [r[0] + r[2] for r in row if r[0] + r[2] <= x + EPS]
-            add(x + w + gap, hy, min(right) - gap if right else hi_x, hy)
-            add(max(left) + gap if left else lo_x, hy, x - gap, hy)
+            add(x + w + gap, hy, min(right) - gap if right else min(hi_x, x + w + reach), hy)
+            add(max(left) + gap if left else max(lo_x, x - reach), hy, x - gap, hy)
     return sorted(m for m in marks if _outside_all(m, rects))
 
 

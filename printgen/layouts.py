@@ -33,7 +33,7 @@ class Element(Strict):
     """One drawn thing on a face. Which keys apply depends on `type`."""
 
     id: str | None = None
-    type: Literal["rect", "ellipse", "line", "polygon", "text", "icon", "image"]
+    type: Literal["rect", "ellipse", "line", "polygon", "text", "icon", "image"] | None = None
     when: str | None = None
     box: BoxSpec = "trim"
     points: list[list[Scalar]] | None = None
@@ -172,6 +172,12 @@ class LayoutLibrary:
                 (k for k, e in enumerate(elements) if element.id and e.id == element.id), None
             )
             if match is None:
+                if element.type is None:
+                    raise PrintgenError(
+                        f"element '{element.id}' needs a type (rect, ellipse, line, polygon, text, "
+                        "icon, image), or the id of a parent element to change",
+                        element_where,
+                    )
                 elements.append(element)
                 places[id(element)] = element_where
                 continue
