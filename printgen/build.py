@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import shutil
 import tempfile
@@ -19,12 +20,12 @@ from typing import Any
 
 from printgen.errors import ErrorList, PrintgenError
 from printgen.exports import render_pngs, write_card_pdf
-from printgen.imposition import Item, Page, duplex_pages, fold_pages, make_grid
+from printgen.imposition import Item, Page, duplex_pages, fold_pages, make_grid, tiled_pages
 from printgen.layouts import LayoutLibrary, load_library
-from printgen.model import Game, find_games, load_game
+from printgen.model import Game, Piece, find_games, load_game
 from printgen.ops import Face
 from printgen.render import faces_of, piece_size
-from printgen.sheets import SheetInfo, write_calibration, write_sheets
+from printgen.sheets import SheetInfo, checklist_rows_per_page, write_calibration, write_sheets
 
 Progress = Callable[[str, int], None]  # (step description, units of work done)
 
@@ -116,7 +117,7 @@ def items_of(lib: LayoutLibrary, r: Rendered) -> list[list[Item]]:
         back = f"{piece.id}.back.{_lang_of(r)}" if piece.back_layout else None
         for copy in range(1, piece.count + 1):
             groups.setdefault((round(w, 3), round(h, 3)), []).append(
-                Item(piece.id, copy, front, back, w, h)
+                Item(piece.id, copy, front, back, w, h, piece.component.cut)
             )
     return list(groups.values())
 
@@ -126,22 +127,80 @@ def _lang_of(r: Rendered) -> str:
 
 
 def impose(lib: LayoutLibrary, r: Rendered, paper: str, opts: BuildOptions) -> list[Page]:
+    """Every page of a sheets PDF: the checklist first, then each size group of pieces;
+    pieces larger than the paper are tiled."""
     s = lib.presets.sheet
     size = lib.paper(paper)
-    pages: list[Page] = []
+    duplex = "off" if opts.fold else opts.duplex
+    body: list[Page] = []
     for group in items_of(lib, r):
         bleed = r.faces[group[0].front].bleed
+        try:
+            grid = make_grid(size, (group[0].width, group[0].height), s, bleed)
+        except ValueError:
+            for item in group:
+                body.extend(tiled_pages(item, size, bleed, s, duplex))
+            continue
         if opts.fold:
-            pages.extend(fold_pages(group, size, bleed, s, first=len(pages) + 1))
+            body.extend(fold_pages(group, size, bleed, s))
         else:
-            try:
-                grid = make_grid(size, (group[0].width, group[0].height), s, bleed)
-            except ValueError as exc:
-                raise PrintgenError(f"{r.game.id}: {group[0].piece_id}: {exc}") from None
-            pages.extend(
-                duplex_pages(group, grid, bleed, s, opts.duplex, opts.offset, first=len(pages) + 1)
-            )
-    return pages
+            body.extend(duplex_pages(group, grid, bleed, s, opts.duplex, opts.offset))
+    per_page = checklist_rows_per_page(size[1], s)
+    pieces = r.game.pieces
+    n_check = max(1, math.ceil(len(pieces) / per_page))
+    step = 2 if duplex in ("long", "short") else 1
+    for i, page in enumerate(body):
+        page.number = n_check * step + i + 1
+    where: dict[str, list[int]] = {}
+    for page in body:
+        for placed in page.placements:
+            if placed.side == "front":
+                where.setdefault(placed.piece_id, []).append(page.number)
+    rows = [checklist_row(lib, piece, where.get(piece.id, [])) for piece in pieces]
+    checklist: list[Page] = []
+    for k in range(n_check):
+        page = Page(len(checklist) + 1, size[0], size[1], "checklist")
+        page.table = rows[k * per_page : (k + 1) * per_page]
+        checklist.append(page)
+        if step == 2:
+            checklist.append(Page(len(checklist) + 1, size[0], size[1], "blank"))
+    return checklist + body
+
+
+def checklist_row(lib: LayoutLibrary, piece: Piece, pages: list[int]) -> tuple[str, ...]:
+    name = piece.component.name
+    mark = " *" if piece.component.source == "reconstructed" else ""
+    deck = f" ({piece.deck.name.ja} / {piece.deck.name.en})" if piece.deck else ""
+    w, h = piece_size(lib, piece)
+    return (
+        f"{name.ja} / {name.en}{deck}{mark}",
+        KIND_NAMES[piece.kind],
+        str(piece.count),
+        f"{w:g} × {h:g}",
+        page_ranges(pages),
+    )
+
+
+KIND_NAMES = {
+    "card": "カード card",
+    "tile": "タイル tile",
+    "token": "トークン token",
+    "pawn": "コマ pawn",
+    "marker": "マーカー marker",
+    "board": "ボード board",
+    "mat": "シート mat",
+}
+
+
+def page_ranges(pages: list[int]) -> str:
+    """[3, 4, 5, 9] -> '3–5, 9'."""
+    runs: list[list[int]] = []
+    for n in sorted(set(pages)):
+        if runs and n - runs[-1][-1] <= 2 and n - runs[-1][-1] >= 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in runs)
 
 
 def sha256(data: bytes) -> str:

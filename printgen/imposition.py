@@ -23,6 +23,7 @@ class Item:
     back: str | None
     width: float
     height: float
+    cut: str = "rect"
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,9 @@ class Placement:
     height: float
     bleeds: Bleeds
     rotate180: bool = False
+    clip: tuple[float, float, float, float] | None = None  # page window of a tiled piece
+    tile: tuple[int, int, int, int] | None = None  # row, column, rows, columns
+    cut: str = "rect"
 
 
 @dataclass
@@ -51,6 +55,8 @@ class Page:
     band_axis: str = "vertical"
     label: str = ""
     offset: tuple[float, float] = (0.0, 0.0)
+    targets: list[tuple[float, float]] = field(default_factory=list)
+    table: list[tuple[str, ...]] = field(default_factory=list)  # checklist rows
 
 
 @dataclass(frozen=True)
@@ -256,18 +262,21 @@ def duplex_pages(
                     item.width,
                     item.height,
                     bleeds,
+                    cut=item.cut,
                 )
             )
         rects = [(p.x, p.y, p.width, p.height) for p in front.placements]
         front.marks = crop_marks(rects, grid.width, grid.height, mark_limit(grid, s))
         pages.append(front)
-        if duplex == "off" or not any(item.back for item in chunk):
+        if duplex == "off":
             continue
+        # Single-sided pieces still get their (blank) reverse page, so every later fronts
+        # page stays on the front of a sheet.
         back = Page(
             len(pages) + first,
             grid.width,
             grid.height,
-            "backs",
+            "backs" if any(item.back for item in chunk) else "blank",
             band_axis=grid.band_axis,
             offset=shift,
         )
@@ -319,7 +328,7 @@ def fold_pages(
                             (0.0, bb, br, bt),
                         )
                     )
-                page.folds.append((x + w, y, x + w, y + h))
+                    page.folds.append((x + w, y, x + w, y + h))
             else:
                 page.placements.append(
                     Placement(
@@ -349,7 +358,105 @@ def fold_pages(
                             True,
                         )
                     )
-                page.folds.append((x, y + h, x + w, y + h))
+                    page.folds.append((x, y + h, x + w, y + h))
         page.marks = crop_marks(units, grid.width, grid.height, mark_limit(grid, s))
         pages.append(page)
     return pages
+
+
+def tiled_pages(
+    item: Item,
+    paper: tuple[float, float],
+    bleed: float,
+    s: SheetSettings,
+    duplex: str,
+    overlap: float = 10.0,
+    first: int = 1,
+) -> list[Page]:
+    """A piece larger than the printable area, split into overlapping windows, one per page.
+
+    Neighbouring windows share `overlap` mm of the piece; alignment targets printed in
+    every shared strip land on the same spot of the piece on both pages, so the user
+    trims one page at its window edge, lays it over the other and matches the targets.
+    """
+    best: tuple[int, float, float, int, int, float, float] | None = None
+    for width, height in (paper, (paper[1], paper[0])):
+        avail_w = width - 2 * (s.margin + s.mark_length)
+        avail_h = height - 2 * (s.margin + s.band + s.mark_length)
+        cols = (
+            1 if item.width <= avail_w else math.ceil((item.width - overlap) / (avail_w - overlap))
+        )
+        rows = (
+            1
+            if item.height <= avail_h
+            else math.ceil((item.height - overlap) / (avail_h - overlap))
+        )
+        win_w = item.width if cols == 1 else (item.width + (cols - 1) * overlap) / cols
+        win_h = item.height if rows == 1 else (item.height + (rows - 1) * overlap) / rows
+        if best is None or cols * rows < best[0]:
+            best = (cols * rows, width, height, cols, rows, win_w, win_h)
+    assert best is not None
+    _n, width, height, cols, rows, win_w, win_h = best
+    pages: list[Page] = []
+    for row in range(rows):
+        for col in range(cols):
+            # Window in piece coordinates: x from the left edge, y from the bottom edge.
+            wx = col * (win_w - overlap)
+            wy = item.height - win_h - row * (win_h - overlap)
+            px, py = (width - win_w) / 2, (height - win_h) / 2
+            outer = (
+                bleed if col == 0 else 0.0,
+                bleed if row == rows - 1 else 0.0,
+                bleed if col == cols - 1 else 0.0,
+                bleed if row == 0 else 0.0,
+            )
+            clip = (
+                px - outer[0],
+                py - outer[1],
+                win_w + outer[0] + outer[2],
+                win_h + outer[1] + outer[3],
+            )
+            page = Page(len(pages) + first, width, height, "tile", band_axis="vertical")
+            page.label = f"tile row {row + 1}/{rows}, column {col + 1}/{cols}"
+            page.placements.append(
+                Placement(
+                    item.piece_id,
+                    item.copy,
+                    "front",
+                    item.front,
+                    px - wx,
+                    py - wy,
+                    item.width,
+                    item.height,
+                    outer,
+                    clip=clip,
+                    tile=(row + 1, col + 1, rows, cols),
+                )
+            )
+            page.marks = crop_marks(
+                [(px, py, win_w, win_h)],
+                width,
+                height,
+                (s.margin, s.margin + s.band, width - s.margin, height - s.margin - s.band),
+            )
+            # Targets in the strips shared with each neighbour, at fixed piece coordinates.
+            for seam in range(1, cols):
+                sx = seam * (win_w - overlap) + overlap / 2  # centre of the shared strip
+                if wx <= sx <= wx + win_w:
+                    for ty in _spread(wy, win_h):
+                        page.targets.append((px - wx + sx, py - wy + ty))
+            for seam in range(1, rows):
+                sy = item.height - seam * (win_h - overlap) - overlap / 2
+                if wy <= sy <= wy + win_h:
+                    for tx in _spread(wx, win_w):
+                        page.targets.append((px - wx + tx, py - wy + sy))
+            pages.append(page)
+            if duplex in ("long", "short"):
+                pages.append(Page(len(pages) + first, width, height, "blank", band_axis="vertical"))
+    return pages
+
+
+def _spread(start: float, length: float, every: float = 60.0) -> list[float]:
+    """Positions along a window edge for alignment targets: about every `every` mm."""
+    n = max(2, math.ceil(length / every))
+    return [start + length * (k + 0.5) / n for k in range(n)]

@@ -52,8 +52,9 @@ class Element(Strict):
     colour: str = "#000000"
     icon: str | None = None
     image: str | None = None
-    repeat: Scalar = 1
+    repeat: Scalar | list[Scalar] = 1
     step: list[Scalar] | None = None
+    each: str | None = None
 
 
 class LayoutString(Strict):

@@ -104,6 +104,7 @@ class Component(Strict):
     decks: list[str] | None = None
     values: dict[str, Any] = Field(default_factory=dict)
     text: Text | None = None
+    cut: Literal["rect", "circle"] = "rect"
     source: Source = "stated"
     note: Text | None = None
 

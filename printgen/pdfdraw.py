@@ -105,18 +105,22 @@ def place_form(
     bottom: float,
     bleeds: tuple[float, float, float, float],
     rotate180: bool = False,
+    window: tuple[float, float, float, float] | None = None,
 ) -> None:
     """Place a face's form with its trim at (left, bottom) mm, clipped to the given
-    bleed on each side (left, bottom, right, top)."""
+    bleed on each side (left, bottom, right, top), or to a page window (x, y, w, h)."""
     bl, bb, br, bt = bleeds
     c.saveState()
     clip = c.beginPath()
-    clip.rect(
-        (left - bl) * mm,
-        (bottom - bb) * mm,
-        (face.width + bl + br) * mm,
-        (face.height + bb + bt) * mm,
-    )
+    if window is not None:
+        clip.rect(window[0] * mm, window[1] * mm, window[2] * mm, window[3] * mm)
+    else:
+        clip.rect(
+            (left - bl) * mm,
+            (bottom - bb) * mm,
+            (face.width + bl + br) * mm,
+            (face.height + bb + bt) * mm,
+        )
     c.clipPath(clip, stroke=0, fill=0)
     if rotate180:
         c.translate((left + face.width) * mm, (bottom + face.height) * mm)

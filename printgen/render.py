@@ -171,21 +171,61 @@ class _FaceDrawer:
         return (self.w + x - bw if x < 0 else x, self.h + y - bh if y < 0 else y, bw, bh)
 
     def element(self, element: Element) -> None:
+        """Draw an element once, or once per instance: `repeat: n` or `[cols, rows]` with
+        `step`, or `each: <expression>` over a list from the data. Each instance sees
+        `i` (0-based), `col`, `row` and, with `each`, `item` in its templates."""
         self.where = self.layout.places.get(id(element), self.layout.where)
+        if element.each is not None:
+            items = self.expression(element.each, "each")
+            if not isinstance(items, list | tuple):
+                raise PrintgenError(
+                    f"{self.layout.name}: each must give a list, got {items!r}", self.where
+                )
+            for i, item in enumerate(items):
+                self.instance(element, i, i, 0, {"item": item}, (0.0, 0.0))
+            return
+        raw = element.repeat
+        cols, rows = (raw if isinstance(raw, list) else [raw, 1])[:2]
+        n_cols = int(float(self.value(cols, "repeat")))
+        n_rows = int(float(self.value(rows, "repeat")))
+        _x, _y, bw, bh = self.box(element)
+        if element.step:
+            dx, dy = (self.length(v, "step") for v in element.step)
+        else:
+            dx, dy = bw, (bh if isinstance(raw, list) else 0.0)
+        shift = (0.0, 0.0)
+        if n_cols > 1 and n_rows == 1 and element.align == "center" and element.type != "text":
+            shift = (-(n_cols - 1) * dx / 2, -(n_cols - 1) * dy / 2)
+        for row in range(max(n_rows, 0)):
+            for col in range(max(n_cols, 0)):
+                offset = (col * dx, row * dy) if isinstance(raw, list) else (col * dx, col * dy)
+                i = row * n_cols + col
+                self.instance(
+                    element, i, col, row, {}, (shift[0] + offset[0], shift[1] + offset[1])
+                )
+
+    def instance(
+        self,
+        element: Element,
+        i: int,
+        col: int,
+        row: int,
+        extra: dict[str, Any],
+        offset: tuple[float, float],
+    ) -> None:
+        self.ctx.update({"i": i, "col": col, "row": row, **extra})
         if element.when is not None:
             shown = self.value(element.when, "when")
             if str(shown).strip().lower() in ("", "false", "0", "none", "no"):
                 return
-        count = int(float(self.value(element.repeat, "repeat")))
         x, y, bw, bh = self.box(element)
-        dx, dy = (self.length(v, "step") for v in element.step) if element.step else (bw, 0.0)
-        if count > 1 and element.align == "center" and element.type != "text":
-            span_x = (count - 1) * dx
-            span_y = (count - 1) * dy
-            x -= span_x / 2
-            y -= span_y / 2
-        for i in range(max(count, 0)):
-            self.draw(element, x + i * dx, y + i * dy, bw, bh)
+        self.draw(element, x + offset[0], y + offset[1], bw, bh)
+
+    def expression(self, source: str, what: str) -> Any:
+        try:
+            return _env.compile_expression(source, undefined_to_none=False)(self.ctx)
+        except jinja2.TemplateError as exc:
+            raise PrintgenError(f"{self.layout.name}: {what}: {exc}", self.where) from None
 
     def draw(self, e: Element, x: float, y: float, w: float, h: float) -> None:
         fill = self.colour(e.fill, "fill")

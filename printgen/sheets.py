@@ -66,8 +66,12 @@ def write_sheets(
         for p in page.placements:
             face = faces[p.face]
             name = ensure_form(c, face, made)
-            place_form(c, name, face, p.x, p.y, p.bleeds, p.rotate180)
+            place_form(c, name, face, p.x, p.y, p.bleeds, p.rotate180, p.clip)
+        if page.table:
+            _checklist(c, page, info, s, font)
         _marks(c, page, s)
+        _cut_guides(c, page)
+        _targets(c, page)
         _band(c, page, info, s, font, total)
         c.showPage()
     c.save()
@@ -90,11 +94,86 @@ def _marks(c: Canvas, page: Page, s: SheetSettings) -> None:
         c.setDash([])
 
 
+CHECKLIST_HEAD = (
+    "部品 / Component",
+    "種類 / Kind",
+    "数 / Count",
+    "寸法 / Size (mm)",
+    "ページ / Pages",
+)
+CHECKLIST_COLUMNS = (0.0, 92.0, 118.0, 136.0, 164.0)  # mm from the left margin, on a 190 mm line
+CHECKLIST_ROW = 5.2
+
+
+def checklist_rows_per_page(height: float, s: SheetSettings) -> int:
+    return int((height - 2 * (s.margin + s.band) - 30) // CHECKLIST_ROW)
+
+
+def _checklist(c: Canvas, page: Page, info: SheetInfo, s: SheetSettings, font: Font) -> None:
+    """Every component, how many, on which pages: tick them off as you cut."""
+    name = fonts.pdf_font_name(font.key, font.path)
+    left = (page.width - 190) / 2
+    top = page.height - s.margin - s.band - 8
+    c.setFillColor(black)
+    c.setFont(name, 13)
+    c.drawString(left * mm, top * mm, f"{info.title} — チェックリスト / Checklist")
+    c.setFont(name, 7)
+    c.drawString(
+        left * mm,
+        (top - 5) * mm,
+        "* = reconstructed value (the original picture is missing) / 再構成した値",
+    )
+    y = top - 13
+    for r, row in enumerate([CHECKLIST_HEAD, *page.table]):
+        c.setFont(name, 7.5 if r else 7)
+        if r:
+            c.rect(left * mm, (y - 0.6) * mm, 2.8 * mm, 2.8 * mm, stroke=1, fill=0)
+        for text, x in zip(row, CHECKLIST_COLUMNS, strict=True):
+            c.drawString((left + x + (4 if x == 0 else 0)) * mm, y * mm, text)
+        c.setStrokeColor(HexColor("#bbbbbb"))
+        c.setLineWidth(0.3)
+        c.line(left * mm, (y - 1.6) * mm, (left + 190) * mm, (y - 1.6) * mm)
+        c.setStrokeColor(black)
+        y -= CHECKLIST_ROW
+
+
+def _cut_guides(c: Canvas, page: Page) -> None:
+    """Round pieces get a circle on their trim line to cut along."""
+    circles = [p for p in page.placements if p.cut == "circle" and p.side == "front"]
+    if not circles:
+        return
+    c.setStrokeColor(HexColor("#666666"))
+    c.setLineWidth(0.3)
+    for p in circles:
+        c.ellipse(p.x * mm, p.y * mm, (p.x + p.width) * mm, (p.y + p.height) * mm, stroke=1, fill=0)
+
+
+def _targets(c: Canvas, page: Page) -> None:
+    """Alignment targets where tiles of a large piece overlap: match them when gluing."""
+    for width, ink in ((1.2, white), (0.4, black)):
+        c.setStrokeColor(ink)
+        c.setLineWidth(width)
+        for x, y in page.targets:
+            c.line((x - 3) * mm, y * mm, (x + 3) * mm, y * mm)
+            c.line(x * mm, (y - 3) * mm, x * mm, (y + 3) * mm)
+            c.circle(x * mm, y * mm, 1.8 * mm, stroke=1, fill=0)
+
+
+ROLE_TEXT = {
+    "fronts": "fronts",
+    "backs": "backs (reverse side)",
+    "blank": "reverse side, intentionally blank",
+    "fold": "fold sheet",
+    "tile": "board tile",
+    "checklist": "checklist",
+}
+
+
 def instruction_text(info: SheetInfo, page: Page, total: int) -> str:
     en, ja = FLIP_TEXT[info.duplex]
-    role = {"fronts": "fronts", "backs": "backs (reverse side)", "fold": "fold sheet"}.get(
-        page.role, page.role
-    )
+    role = ROLE_TEXT.get(page.role, page.role)
+    if page.label:
+        role = f"{role}, {page.label}"
     return (
         f"Print at 100% / Actual size — do not scale · 実寸(100%)で印刷 · {info.paper.upper()} · "
         f"{en} / {ja} · {info.title} · page {page.number}/{total} {role}"
