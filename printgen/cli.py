@@ -200,3 +200,32 @@ def list_cmd(project: Project) -> None:
             )
 
     run(action)
+
+
+@main.command()
+@click.argument("games", nargs=-1)
+@click.pass_obj
+def check(project: Project, games: tuple[str, ...]) -> None:
+    """Replay every worked example of GAMES under the rules engine (default: every game)."""
+
+    def action() -> None:
+        from rules_engine.examples import check_game
+        from rules_engine.registry import engine_for
+
+        _lib, loaded = load_all(project, project.select(games))
+        failed = 0
+        for game in loaded:
+            if engine_for(game.id) is None:
+                click.echo(f"--   {game.id}: no rules engine yet, examples not checked")
+                continue
+            results = check_game(game)
+            if not results:
+                click.echo(f"--   {game.id}: no worked examples")
+            for result in results:
+                click.echo(result.line())
+                failed += not result.ok
+        if failed:
+            err.print(f"[red]{failed} example(s) failed[/red]")
+            sys.exit(1)
+
+    run(action)

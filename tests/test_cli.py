@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -152,3 +153,27 @@ def test_options_select_paper_language_and_modes(project_copy: Path) -> None:
     )
     bad = printgen(project_copy, "build", "--duplex-offset", "one,two")
     assert bad.returncode == 2 and "X,Y in millimetres" in bad.stderr
+
+
+def test_check_replays_examples_and_fails_on_a_wrong_expectation(project_copy: Path) -> None:
+    examples = ROOT / "components" / "submarine-attack" / "examples"
+    shutil.copytree(examples, project_copy / "components" / "submarine-attack" / "examples")
+    ok = printgen(project_copy, "check", "submarine-attack")
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert ok.stdout.count("\nok ") + ok.stdout.startswith("ok ") >= 5 and "FAIL" not in ok.stdout
+    target = (
+        project_copy
+        / "components"
+        / "submarine-attack"
+        / "examples"
+        / "07-seed-round-won-by-sinkings.yaml"
+    )
+    text = target.read_text(encoding="utf-8")
+    target.write_text(
+        text.replace("round_points: {red: 6, blue: 0}", "round_points: {red: 7, blue: 0}"),
+        encoding="utf-8",
+    )
+    bad = printgen(project_copy, "check", "submarine-attack")
+    assert bad.returncode == 1
+    assert "FAIL" in bad.stdout and "07-seed-round-won-by-sinkings.yaml" in bad.stdout
+    assert "Traceback" not in bad.stderr

@@ -1,0 +1,67 @@
+"""Random full games of Submarine Attack per second, on one core.
+
+    .venv/bin/python bench/engine.py [--seconds 2] [--version 1.1 ...]
+
+Two drivers: the engine's own `play_random` (draws only legal actions, so it skips the
+legality check but still records the full history), and the generic protocol driver
+`rules_engine.core.play_random` (`sample_action` + checked `apply`/`apply_joint`), which
+is what any engine gets.  Both play the same game for the same seed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from printgen.model import load_game  # noqa: E402
+from rules_engine.core import play_random  # noqa: E402
+from rules_engine.submarine_attack import SubmarineAttack  # noqa: E402
+
+
+def rate(engine: SubmarineAttack, seconds: float, generic: bool) -> tuple[float, float]:
+    """Games per second, and the mean number of rounds per game."""
+    games = 0
+    rounds = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for _ in range(100):
+            state = engine.new_initial_state()
+            rng = random.Random(games)
+            if generic:
+                play_random(state, rng)
+            else:
+                state.play_random(rng)
+            games += 1
+            rounds += len(state.results)
+        now = time.perf_counter()
+        if now >= deadline:
+            return games / (now - start), rounds / games
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--version", action="append", help="rule version (default: all)")
+    args = parser.parse_args()
+    game = load_game(ROOT / "components" / "submarine-attack")
+    versions = args.version or [v.id for v in game.info.rule_versions]
+    print(f"Submarine Attack, random full games per second on one core ({args.seconds:g} s each)")
+    for version in versions:
+        engine = SubmarineAttack(game, version)
+        fast, rounds = rate(engine, args.seconds, generic=False)
+        checked, _ = rate(engine, args.seconds, generic=True)
+        print(
+            f"  rules {version:6} {fast:9,.0f} games/s (engine driver)  "
+            f"{checked:9,.0f} games/s (generic checked driver)  {rounds:.2f} rounds/game"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,429 @@
+"""The protocol every game engine implements, and the drivers that work on any of them.
+
+Modelled on OpenSpiel's pure-Python games:
+
+- A `State` says who acts next (`current_players()`); several players at once is a
+  simultaneous step that takes one *joint* action (one action per player, in the order
+  `current_players()` lists them).
+- Chance is a player (`CHANCE`): dice results, shuffles and draws are explicit actions.
+  A driver picks them with a seeded `random.Random`; a worked example forces them.
+- Everything that happened is in `state.history`; `replay(state.initial(), history)` gives
+  an equal state.
+- `view(player)` is what that player can know; it must not change when something
+  hidden from that player changes.
+- Each game has a compact text notation: `engine.parse_action(engine.format_action(a)) == a`.
+
+Rule breaches raise `IllegalActionError` naming the rule ("rule 2-2: ..."); unreadable
+notation raises `NotationError`.  Both are `ValueError`s (as in python-chess).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import (
+    Any,
+    Final,
+    Protocol,
+    Self,
+    TypeAlias,
+    TypeVar,
+    Union,
+    overload,
+    runtime_checkable,
+)
+
+CHANCE: Final = -1
+"""The chance player: its actions are dice results, shuffles and draws."""
+
+OptionValue = str | int | bool
+
+A = TypeVar("A", bound=Hashable)
+Step: TypeAlias = Union[A, tuple[A, ...]]  # noqa: UP007 (a generic alias)
+"""One entry of a history: an action, or a joint action of a simultaneous step."""
+
+
+class IllegalActionError(ValueError):
+    """An action the rules do not allow here; the message names the rule broken."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(f"rule {rule}: {message}")
+        self.rule = rule
+        self.message = message
+
+
+class NotationError(ValueError):
+    """Text that is not an action in the game's notation."""
+
+
+class OptionError(ValueError):
+    """An unknown rule option, or a value the option does not allow."""
+
+    def __init__(self, name: str, message: str) -> None:
+        super().__init__(message)
+        self.name = name
+
+
+@dataclass(frozen=True)
+class Bilingual:
+    """A short text in Japanese and English."""
+
+    ja: str
+    en: str
+
+    def __getitem__(self, lang: str) -> str:
+        return self.ja if lang == "ja" else self.en
+
+
+@dataclass(frozen=True)
+class RuleOption:
+    """A reading the rules leave open, made explicit.
+
+    The rulebook prints `explain` (and the chosen value's `choices` text) under
+    "Clarifications"; examples name the options they need.
+    """
+
+    name: str
+    default: OptionValue
+    allowed: tuple[OptionValue, ...]
+    explain: Bilingual
+    choices: Mapping[OptionValue, Bilingual] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.default not in self.allowed:
+            raise ValueError(f"option {self.name}: default {self.default!r} is not allowed")
+
+    def check(self, value: object) -> OptionValue:
+        if isinstance(value, bool) != isinstance(self.default, bool) or value not in self.allowed:
+            allowed = ", ".join(str(v) for v in self.allowed)
+            raise OptionError(
+                self.name, f"rule option '{self.name}' must be one of {allowed}, got {value!r}"
+            )
+        assert isinstance(value, str | int | bool)
+        return value
+
+
+def resolve_options(
+    declared: Sequence[RuleOption], given: Mapping[str, object] | None
+) -> dict[str, OptionValue]:
+    """Every declared option's value: the given one (checked) or the default."""
+    by_name = {o.name: o for o in declared}
+    values: dict[str, OptionValue] = {o.name: o.default for o in declared}
+    for name, value in (given or {}).items():
+        option = by_name.get(name)
+        if option is None:
+            known = ", ".join(by_name) or "none"
+            raise OptionError(name, f"unknown rule option '{name}' (known: {known})")
+        values[name] = option.check(value)
+    return values
+
+
+@runtime_checkable
+class State(Protocol[A]):
+    """A game position, mutable; `apply` moves it on and appends to `history`."""
+
+    @property
+    def num_players(self) -> int: ...
+
+    @property
+    def history(self) -> Sequence[Step[A]]: ...
+
+    def current_players(self) -> tuple[int, ...]:
+        """Who acts now: (), one player, `(CHANCE,)`, or several for a simultaneous step."""
+        ...
+
+    def legal_actions(self, player: int) -> Sequence[A]:
+        """Every legal action of `player` now (may be a lazy sequence; chance included)."""
+        ...
+
+    def is_legal(self, player: int, action: A) -> bool: ...
+
+    def sample_action(self, player: int, rng: random.Random) -> A:
+        """A uniformly random legal action (for chance: by the outcomes' odds)."""
+        ...
+
+    def apply(self, action: A) -> None:
+        """Apply the action of the only current player (or chance)."""
+        ...
+
+    def apply_joint(self, actions: Sequence[A]) -> None:
+        """Apply one action per current player, in `current_players()` order."""
+        ...
+
+    def view(self, player: int) -> Hashable:
+        """What `player` can know: equal for any two states they cannot tell apart."""
+        ...
+
+    def clone(self) -> Self: ...
+
+    def initial(self) -> Self:
+        """A fresh state with the same setup and an empty history."""
+        ...
+
+    def is_terminal(self) -> bool: ...
+
+    def returns(self) -> tuple[float, ...]: ...
+
+
+class Engine(Protocol[A]):
+    """A game under one rule version and set of rule options (OpenSpiel's `Game`)."""
+
+    @property
+    def game_id(self) -> str: ...
+
+    @property
+    def version(self) -> str: ...
+
+    @property
+    def options(self) -> Mapping[str, OptionValue]: ...
+
+    def player_name(self, player: int) -> str: ...
+
+    def new_initial_state(self) -> State[A]: ...
+
+    def format_action(self, action: A) -> str: ...
+
+    def parse_action(self, text: str) -> A: ...
+
+    def setup_state(self, setup: Mapping[str, Any]) -> State[A]:
+        """A state from an example's `setup:` mapping (raises `SetupError`)."""
+        ...
+
+    def query(self, state: State[A], name: str) -> Any:
+        """A named fact about a state, for an example's `expect:` (KeyError if unknown)."""
+        ...
+
+    def query_names(self) -> tuple[str, ...]: ...
+
+
+class SetupError(ValueError):
+    """A bad `setup:` in an example; `key` points into the setup mapping."""
+
+    def __init__(self, key: tuple[str | int, ...], message: str) -> None:
+        super().__init__(message)
+        self.key = key
+
+
+# --- drivers -----------------------------------------------------------------------------
+
+JOINT_SEPARATOR: Final = " ; "
+
+
+def format_step(engine: Engine[A], step: Step[A]) -> str:
+    """A history entry in the game's notation; joint actions are joined by ' ; '."""
+    if isinstance(step, tuple) and _is_joint(step):
+        return JOINT_SEPARATOR.join(engine.format_action(a) for a in step)
+    return engine.format_action(step)  # type: ignore[arg-type]
+
+
+def parse_step(engine: Engine[A], text: str) -> Step[A]:
+    """The inverse of `format_step`."""
+    parts = [p.strip() for p in text.split(";")]
+    if any(not p for p in parts):
+        raise NotationError(f"empty action in {text!r}")
+    if len(parts) == 1:
+        return engine.parse_action(parts[0])
+    return JointAction(engine.parse_action(p) for p in parts)
+
+
+class JointAction(tuple[Any, ...]):
+    """A tuple of actions marked as one simultaneous step (not a game's own tuple action)."""
+
+    __slots__ = ()
+
+
+def _is_joint(step: object) -> bool:
+    return isinstance(step, JointAction)
+
+
+def joint(actions: Sequence[A]) -> tuple[A, ...]:
+    """Mark a sequence of per-player actions as one simultaneous step."""
+    return JointAction(actions)
+
+
+def apply_step(state: State[A], step: Step[A]) -> None:
+    if _is_joint(step):
+        state.apply_joint(step)  # type: ignore[arg-type]
+    else:
+        state.apply(step)  # type: ignore[arg-type]
+
+
+def replay(initial: State[A], history: Sequence[Step[A]]) -> State[A]:
+    """Apply a history to a copy of `initial` (checked action by action)."""
+    state = initial.clone()
+    for step in history:
+        apply_step(state, step)
+    return state
+
+
+def random_step(state: State[A], rng: random.Random) -> Step[A]:
+    """Pick and apply one random legal step; return it."""
+    players = state.current_players()
+    if len(players) == 1:
+        action = state.sample_action(players[0], rng)
+        state.apply(action)
+        return action
+    actions = joint([state.sample_action(p, rng) for p in players])
+    state.apply_joint(actions)
+    return actions
+
+
+def play_random(state: State[A], rng: random.Random, max_steps: int = 100_000) -> int:
+    """Play random legal steps to the end; return the number of steps taken."""
+    steps = 0
+    while not state.is_terminal():
+        if steps >= max_steps:
+            raise RuntimeError(f"no end after {max_steps} steps")
+        random_step(state, rng)
+        steps += 1
+    return steps
+
+
+# --- lazy sequences of actions -------------------------------------------------------------
+
+
+class Arrangements(Sequence[tuple[Any, ...]]):
+    """Every distinct ordered choice of `k` items from a multiset, in sorted order, lazily.
+
+    Placing 8 of 10 action cards face down in order has about 10^5 distinct outcomes when
+    cards repeat; this sequence has their number, membership and random access without
+    listing them.
+    """
+
+    def __init__(self, items: Sequence[Any], k: int) -> None:
+        kinds = sorted(set(items))
+        self._kinds = tuple(kinds)
+        self._counts = tuple(list(items).count(x) for x in kinds)
+        self._k = k
+        self._memo: dict[tuple[tuple[int, ...], int], int] = {}
+        self._len = self._count(self._counts, k)
+
+    def _count(self, counts: tuple[int, ...], k: int) -> int:
+        if k == 0:
+            return 1
+        key = (counts, k)
+        found = self._memo.get(key)
+        if found is not None:
+            return found
+        total = 0
+        for i, c in enumerate(counts):
+            if c:
+                total += self._count((*counts[:i], c - 1, *counts[i + 1 :]), k - 1)
+        self._memo[key] = total
+        return total
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[Any, ...]: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[tuple[Any, ...]]: ...
+    def __getitem__(self, index: int | slice) -> tuple[Any, ...] | Sequence[tuple[Any, ...]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._len))]
+        if index < 0:
+            index += self._len
+        if not 0 <= index < self._len:
+            raise IndexError(index)
+        counts = self._counts
+        out: list[Any] = []
+        for k in range(self._k, 0, -1):
+            for i, c in enumerate(counts):
+                if not c:
+                    continue
+                rest = (*counts[:i], c - 1, *counts[i + 1 :])
+                n = self._count(rest, k - 1)
+                if index < n:
+                    out.append(self._kinds[i])
+                    counts = rest
+                    break
+                index -= n
+        return tuple(out)
+
+    def __contains__(self, value: object) -> bool:
+        if not isinstance(value, tuple) or len(value) != self._k:
+            return False
+        for kind, count in zip(self._kinds, self._counts, strict=True):
+            if value.count(kind) > count:
+                return False
+        return all(v in self._kinds for v in value)
+
+    def __iter__(self) -> Iterator[tuple[Any, ...]]:
+        for i in range(self._len):
+            yield self[i]
+
+
+class Product(Sequence[tuple[Any, ...]]):
+    """The cartesian product of sequences, lazily (`itertools.product` with `len` and `[]`)."""
+
+    def __init__(self, *parts: Sequence[Any]) -> None:
+        self._parts = parts
+        n = 1
+        for p in parts:
+            n *= len(p)
+        self._len = n
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[Any, ...]: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[tuple[Any, ...]]: ...
+    def __getitem__(self, index: int | slice) -> tuple[Any, ...] | Sequence[tuple[Any, ...]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._len))]
+        if index < 0:
+            index += self._len
+        if not 0 <= index < self._len:
+            raise IndexError(index)
+        out: list[Any] = []
+        for part in reversed(self._parts):
+            index, rest = divmod(index, len(part))
+            out.append(part[rest])
+        return tuple(reversed(out))
+
+    def __contains__(self, value: object) -> bool:
+        return (
+            isinstance(value, tuple)
+            and len(value) == len(self._parts)
+            and all(v in p for v, p in zip(value, self._parts, strict=True))
+        )
+
+    def __iter__(self) -> Iterator[tuple[Any, ...]]:
+        import itertools
+
+        return itertools.product(*self._parts)
+
+
+class Mapped(Sequence[A]):
+    """A lazy sequence with a function applied to every item (and its inverse for `in`)."""
+
+    def __init__(self, base: Sequence[Any], to: Any, back: Any) -> None:
+        self._base = base
+        self._to = to
+        self._back = back
+
+    def __len__(self) -> int:
+        return len(self._base)
+
+    @overload
+    def __getitem__(self, index: int) -> A: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[A]: ...
+    def __getitem__(self, index: int | slice) -> A | Sequence[A]:
+        if isinstance(index, slice):
+            return [self._to(x) for x in self._base[index]]
+        result: A = self._to(self._base[index])
+        return result
+
+    def __contains__(self, value: object) -> bool:
+        inner = self._back(value)
+        return inner is not None and inner in self._base
+
+    def __iter__(self) -> Iterator[A]:
+        to = self._to
+        for x in self._base:
+            yield to(x)

@@ -1,0 +1,53 @@
+"""Which engine plays which game: `engine_for("submarine-attack").load(game, "1.1", {...})`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from printgen.model import Game
+from rules_engine import submarine_attack
+from rules_engine.core import Engine, RuleOption
+
+
+@dataclass(frozen=True)
+class EngineEntry:
+    """A game's engine: its rule options and how to build it for a version and options."""
+
+    game_id: str
+    options: tuple[RuleOption, ...]
+    factory: Callable[[Game, str | None, Mapping[str, object] | None], Engine[Any]]
+
+    def load(
+        self,
+        game: Game,
+        version: str | None = None,
+        options: Mapping[str, object] | None = None,
+    ) -> Engine[Any]:
+        """The engine for `game` under rule `version` (default: the current one) and options
+        (unknown or disallowed options raise `rules_engine.core.OptionError`)."""
+        return self.factory(game, version, options)
+
+    def option(self, name: str) -> RuleOption:
+        for option in self.options:
+            if option.name == name:
+                return option
+        raise KeyError(name)
+
+
+ENGINES: dict[str, EngineEntry] = {
+    submarine_attack.GAME_ID: EngineEntry(
+        submarine_attack.GAME_ID, submarine_attack.OPTIONS, submarine_attack.SubmarineAttack
+    ),
+}
+
+
+def engine_for(game_id: str) -> EngineEntry | None:
+    """The engine of a game, or None when no engine plays it yet."""
+    return ENGINES.get(game_id)
+
+
+def game_ids() -> tuple[str, ...]:
+    """Games that have an engine."""
+    return tuple(sorted(ENGINES))

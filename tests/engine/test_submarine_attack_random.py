@@ -1,0 +1,165 @@
+"""Thousands of seeded random games of every rule version under every option set.
+
+Each game must end without an exception; the same seed must give the same history (with
+both the generic driver and the engine's fast one); replaying the history must give an
+equal state; a player's view must not change when the cards hidden from that player
+change; and every card must always be somewhere.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from printgen.model import Game
+from rules_engine.core import (
+    JointAction,
+    Step,
+    format_step,
+    parse_step,
+    play_random,
+    random_step,
+    replay,
+)
+from rules_engine.submarine_attack import (
+    ROLL,
+    TARGET,
+    Action,
+    Place,
+    SubmarineAttack,
+    SubmarineAttackState,
+)
+
+GAMES = 1000
+VERSIONS = ("1.0", "1.0.1", "1.1")
+OPTION_SETS: tuple[dict[str, Any], ...] = (
+    {},
+    {"five_or_more": "miss"},
+    {"triple_and_pair": "choose_one"},
+    {"tie_first_player": "alternate", "tie_winner": "play_on"},
+    {"tie_first_player": "same"},
+    {"players": 3},
+    {"players": 4, "multiplayer_round_end": "only_sinker_scores"},
+)
+CASES = [(v, o) for v in VERSIONS for o in OPTION_SETS]
+
+
+def _conserved(engine: SubmarineAttack, state: SubmarineAttackState) -> None:
+    for p in range(state.num_players):
+        zones = state.zones(p)
+        assert sorted(zones["ships"] + zones["spare_ships"]) == sorted(engine.ships_hand)
+        assert sorted(zones["cards"] + zones["spare_cards"]) == sorted(engine.cards_hand)
+        assert len(zones["ships"]) in (0, engine.transports_placed)
+
+
+def _hidden_variant(
+    state: SubmarineAttackState, prefix: list[Step[Action]], viewer: int, rng: random.Random
+) -> list[Step[Action]]:
+    """The same history with everything `viewer` cannot see of this round's placements
+    shuffled: other players' unsunk transports and unrevealed action cards, and the cards
+    they set aside."""
+    j = max(i for i, s in enumerate(prefix) if isinstance(s, JointAction))
+    places = [a for a in prefix[j] if isinstance(a, Place)]
+    upto = state.revealed_upto()
+    for o in range(state.num_players):
+        if o == viewer:
+            continue
+        place = places[o]
+        ships = list(place.ships)
+        hidden = [c for c in range(len(ships)) if not state.sunk[o] >> c & 1]
+        ship_pool = [ships[c] for c in hidden] + list(state.spare_ships[o])
+        rng.shuffle(ship_pool)
+        for c in hidden:
+            ships[c] = ship_pool.pop()
+        cards = list(place.cards)
+        card_pool = cards[upto:] + list(state.spare_cards[o])
+        rng.shuffle(card_pool)
+        cards[upto:] = card_pool[: len(cards) - upto]
+        places[o] = Place(o, tuple(ships), tuple(cards))
+    return [*prefix[:j], JointAction(places), *prefix[j + 1 :]]
+
+
+@pytest.mark.parametrize(
+    ("version", "options"),
+    CASES,
+    ids=[f"{v}-{'-'.join(map(str, o.values())) or 'default'}" for v, o in CASES],
+)
+def test_random_games(game: Game, version: str, options: dict[str, Any]) -> None:
+    engine = SubmarineAttack(game, version, options)
+    changed_hidden = 0
+    for seed in range(GAMES):
+        # Fast driver.
+        state = engine.new_initial_state()
+        state.play_random(random.Random(seed))
+        assert state.is_terminal()
+        assert max(state.scores) >= engine.target_points
+        top = max(state.scores)
+        assert {p for p in range(state.num_players) if state.scores[p] == top} >= set(state.winners)
+        assert sum(state.returns()) <= 1.0
+        _conserved(engine, state)
+        history = list(state.history)
+        if seed % 10 == 0:  # the notation round-trips
+            assert [parse_step(engine, format_step(engine, s)) for s in history] == history
+
+        # Same seed, generic protocol driver (checked actions): the same history.
+        generic = engine.new_initial_state()
+        play_random(generic, random.Random(seed), max_steps=10_000)
+        assert list(generic.history) == history
+        assert generic == state
+
+        # Replaying the history gives an equal state; pick a cut point mid-round.
+        rng = random.Random(seed + 1_000_003)
+        again = state.initial()
+        cuts: list[tuple[int, SubmarineAttackState]] = []
+        for i, step in enumerate(history):
+            if isinstance(step, JointAction):
+                again.apply_joint(step)
+            else:
+                assert not isinstance(step, tuple) or hasattr(step, "_fields")
+                again.apply(step)  # type: ignore[arg-type]
+            if again.phase in (ROLL, TARGET):
+                cuts.append((i + 1, again))
+                again = again.clone()
+            if seed % 50 == 0:
+                _conserved(engine, again)
+        assert again == state
+        if not cuts:
+            continue
+
+        # A view does not change when what that player cannot see changes.
+        k, cut = cuts[rng.randrange(len(cuts))]
+        _conserved(engine, cut)
+        viewer = rng.randrange(state.num_players)
+        variant_history = _hidden_variant(cut, history[:k], viewer, rng)
+        variant = replay(state.initial(), variant_history)
+        assert variant.view(viewer) == cut.view(viewer)
+        if variant != cut:
+            changed_hidden += 1
+    assert changed_hidden > GAMES // 2  # the hidden changes were real
+
+
+def test_random_games_depend_on_the_seed(game: Game) -> None:
+    engine = SubmarineAttack(game)
+    histories = set()
+    for seed in range(20):
+        state = engine.new_initial_state()
+        state.play_random(random.Random(seed))
+        histories.add(tuple(state.history))
+    assert len(histories) == 20
+
+
+def test_a_view_hides_the_opponents_face_down_cards(game: Game) -> None:
+    engine = SubmarineAttack(game)
+    state = engine.new_initial_state()
+    rng = random.Random(7)
+    while state.phase not in (ROLL, TARGET):
+        random_step(state, rng)
+    view = state.player_view(0)
+    assert view.own_cards == state.slots[0]
+    assert view.revealed[1] == state.slots[1][: state.slot + 1]
+    assert len(view.revealed[1]) < len(state.slots[1])
+    text = repr(view)
+    assert " ".join(state.slots[1]) not in text
+    assert "blue place ?" in view.log[1]
