@@ -25,6 +25,7 @@ from printgen.layouts import LayoutLibrary, load_library
 from printgen.model import Game, Piece, find_games, load_game
 from printgen.ops import Face
 from printgen.render import faces_of, piece_size
+from printgen.rulebook import Rulebook, has_rulebook, load_rulebook, make_rulebooks
 from printgen.sheets import SheetInfo, checklist_rows_per_page, write_calibration, write_sheets
 
 Progress = Callable[[str, int], None]  # (step description, units of work done)
@@ -38,6 +39,8 @@ class BuildOptions:
     fold: bool = False
     offset: tuple[float, float] = (0.0, 0.0)
     png: bool = True
+    rulebooks: bool = True
+    strict: bool = False
     dpi: int = 300
     jobs: int = max(1, min(2, os.cpu_count() or 1))
 
@@ -79,6 +82,7 @@ class Project:
 class Rendered:
     game: Game
     faces: dict[str, Face]
+    rulebook: Rulebook | None = None
 
 
 @dataclass
@@ -86,6 +90,7 @@ class GameOutput:
     game: str
     folder: Path
     files: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
 
 def load_all(project: Project, names: list[str]) -> tuple[LayoutLibrary, list[Game]]:
@@ -104,8 +109,14 @@ def load_all(project: Project, names: list[str]) -> tuple[LayoutLibrary, list[Ga
     return lib, games
 
 
-def render_all(lib: LayoutLibrary, games: list[Game], lang: str) -> list[Rendered]:
-    return [Rendered(game, faces_of(game, lib, lang)) for game in games]
+def render_all(
+    lib: LayoutLibrary, games: list[Game], lang: str, rulebooks: bool = False
+) -> list[Rendered]:
+    rendered = []
+    for game in games:
+        book = load_rulebook(game) if rulebooks and has_rulebook(game) else None
+        rendered.append(Rendered(game, faces_of(game, lib, lang), book))
+    return rendered
 
 
 def items_of(lib: LayoutLibrary, r: Rendered) -> list[list[Item]]:
@@ -218,6 +229,11 @@ def page_entry(page: Page) -> dict[str, Any]:
                 "copy": p.copy,
                 "face": p.side,
                 "trim_mm": [round(p.x, 3), round(p.y, 3), round(p.width, 3), round(p.height, 3)],
+                **(
+                    {"window_mm": [round(v, 3) for v in p.clip], "tile": list(p.tile)}
+                    if p.clip is not None and p.tile is not None
+                    else {}
+                ),
             }
             for p in page.placements
         ],
@@ -315,6 +331,21 @@ def write_game(
                         "lang": opts.lang,
                     },
                 )
+    if r.rulebook is not None:
+        out.warnings.extend(r.rulebook.stale_report())
+        if out.warnings and opts.strict:
+            raise ErrorList([PrintgenError(w) for w in out.warnings])
+        for edition, data in make_rulebooks(lib, r.rulebook).items():
+            put(
+                f"rulebook-{edition}.pdf",
+                data,
+                {
+                    "kind": "rulebook",
+                    "edition": edition,
+                    "paper": r.rulebook.book.paper if edition != "ja-en" else "a4",
+                },
+            )
+        progress(f"{game.id}: rulebooks", 1)
     manifest = {
         "game": game.id,
         "title": {"ja": game.info.title.ja, "en": game.info.title.en},
@@ -340,7 +371,7 @@ def write_game(
 
 def work_units(r: Rendered, opts: BuildOptions) -> int:
     pngs = len({k for k in r.faces}) if opts.png else 0
-    return len(opts.papers) + 1 + pngs
+    return len(opts.papers) + 1 + pngs + (1 if r.rulebook else 0)
 
 
 def swap_in(staging: Path, final: Path) -> None:
@@ -364,7 +395,7 @@ def build(
     """Build the named games into `out_root/<game>/`."""
     report: Progress = progress or (lambda _step, _n: None)
     lib, games = load_all(project, names)
-    rendered = render_all(lib, games, opts.lang)
+    rendered = render_all(lib, games, opts.lang, opts.rulebooks)
     if on_rendered:
         on_rendered(rendered)
     out_root.mkdir(parents=True, exist_ok=True)

@@ -92,6 +92,8 @@ def main(ctx: click.Context, root: Path) -> None:
     help="Front/back offset read on the calibration page (mm), cancelled on backs pages.",
 )
 @click.option("--no-png", is_flag=True, help="Skip the per-card PNG images.")
+@click.option("--no-rulebook", is_flag=True, help="Skip the rulebooks.")
+@click.option("--strict", is_flag=True, help="Fail when a rulebook translation is stale.")
 @click.option(
     "--jobs",
     type=click.IntRange(1, 64),
@@ -109,6 +111,8 @@ def build_cmd(
     fold: bool,
     offset: tuple[float, float],
     no_png: bool,
+    no_rulebook: bool,
+    strict: bool,
     jobs: int | None,
 ) -> None:
     """Build print-and-play files for GAMES (default: every game)."""
@@ -121,6 +125,8 @@ def build_cmd(
             fold=fold,
             offset=offset,
             png=not no_png,
+            rulebooks=not no_rulebook,
+            strict=strict,
             **({"jobs": jobs} if jobs else {}),
         )
         names = project.select(games)
@@ -143,6 +149,8 @@ def build_cmd(
 
             results = build(project, names, out_dir, opts, step, started)
         for result in results:
+            for warning in result.warnings:
+                err.print(f"[yellow]warning:[/yellow] {warning}", markup=True, soft_wrap=True)
             files = result.files
             size = sum((result.folder / str(f["path"])).stat().st_size for f in files)
             kinds: dict[str, int] = {}
@@ -227,5 +235,24 @@ def check(project: Project, games: tuple[str, ...]) -> None:
         if failed:
             err.print(f"[red]{failed} example(s) failed[/red]")
             sys.exit(1)
+
+    run(action)
+
+
+@main.command(name="rulebook-sync")
+@click.argument("game")
+@click.argument("sections", nargs=-1, required=True)
+@click.pass_obj
+def rulebook_sync(project: Project, game: str, sections: tuple[str, ...]) -> None:
+    """Mark SECTIONS of GAME's rulebook as translated: both languages match now."""
+
+    def action() -> None:
+        from printgen.model import load_game
+        from printgen.rulebook import sync_section
+
+        loaded = load_game(project.components / project.select((game,))[0])
+        for section in sections:
+            sync_section(loaded, section)
+            click.echo(f"{game}: section '{section}' marked as translated (ja and en match)")
 
     run(action)

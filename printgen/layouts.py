@@ -140,8 +140,16 @@ class LayoutLibrary:
     presets: PresetsFile
     fonts: dict[str, Font]
     icons: dict[str, list[IconShape]]
-    files: dict[str, tuple[LayoutFile, Document]]
+    files: dict[str, Path]
+    _parsed: dict[str, tuple[LayoutFile, Document]] = field(default_factory=dict)
     _resolved: dict[str, Layout] = field(default_factory=dict)
+
+    def parsed(self, name: str) -> tuple[LayoutFile, Document]:
+        """A layout file, read and validated the first time a piece needs it."""
+        if name not in self._parsed:
+            doc = load_yaml(self.files[name])
+            self._parsed[name] = (validate(LayoutFile, doc), doc)
+        return self._parsed[name]
 
     def layout(self, name: str, where: Location | None = None) -> Layout:
         if name not in self._resolved:
@@ -158,7 +166,7 @@ class LayoutLibrary:
             raise PrintgenError(
                 f"layout '{name}' extends itself through {' -> '.join(chain)}", where
             )
-        spec, doc = self.files[name]
+        spec, doc = self.parsed(name)
         here = doc.where(())
         if spec.extends:
             base = self._resolve(spec.extends, doc.where(("extends",)), (*chain, name))
@@ -280,16 +288,11 @@ def load_library(root: Path) -> LayoutLibrary:
             icons[key] = [validate(IconShape, icons_doc, s, (key, i)) for i, s in enumerate(shapes)]
         except ErrorList as exc:
             errors.extend(exc.errors)
-    files: dict[str, tuple[LayoutFile, Document]] = {}
+    files: dict[str, Path] = {}
     for path in sorted(root.rglob("*.yaml")):
         rel = path.relative_to(root)
-        if len(rel.parts) < 2 or rel.parts[0] == "rulebook":
-            continue
-        doc = load_yaml(path)
-        try:
-            files[rel.with_suffix("").as_posix()] = (validate(LayoutFile, doc), doc)
-        except ErrorList as exc:
-            errors.extend(exc.errors)
+        if len(rel.parts) >= 2 and rel.parts[0] != "rulebook":
+            files[rel.with_suffix("").as_posix()] = path
     if errors:
         raise ErrorList(errors)
     return LayoutLibrary(root, presets, fonts, icons, files)

@@ -162,7 +162,18 @@ class Piece:
         return self.component.count
 
     @property
+    def values(self) -> dict[str, Any]:
+        """The deck's values overlaid with the component's own (one place to read both)."""
+        merged = dict(self.deck.values) if self.deck else {}
+        merged.update(self.component.values)
+        return merged
+
+    @property
     def back_layout(self) -> str | None:
+        """The other side's layout: the component's own, else its deck's; `back: none`
+        makes a single-sided piece even in a deck with a back."""
+        if self.component.back == "none":
+            return None
         if self.component.back:
             return self.component.back
         return self.deck.back if self.deck else None

@@ -73,7 +73,13 @@ def context(game: Game, piece: Piece, lang: str) -> dict[str, Any]:
     comp = piece.component
     values = dict(comp.values)
     deck_values = dict(piece.deck.values) if piece.deck else {}
-    base = {"values": values, "deck": piece.deck, "deck_values": deck_values, "game": game.info}
+    base = {
+        "values": values,
+        "deck": piece.deck,
+        "deck_values": deck_values,
+        "game": game.info,
+        "rules": game.rule_params(),
+    }
     text = None
     if comp.text is not None:
         text = Text(
@@ -128,13 +134,7 @@ class _FaceDrawer:
         self.w, self.h = w, h
         self.ops: list[Op] = []
         self.where: Location | None = layout.where
-        ctx["s"] = {
-            key: Text(
-                ja=self.value(text.ja, f"strings.{key}.ja"),
-                en=self.value(text.en, f"strings.{key}.en"),
-            )
-            for key, text in layout.strings.items()
-        }
+        ctx["s"] = _Strings(self)
 
     def value(self, raw: Any, what: str) -> Any:
         if is_template(raw):
@@ -332,6 +332,24 @@ class _FaceDrawer:
                             ink,
                         )
                     )
+
+
+class _Strings:
+    """The layout's `strings`, each rendered when used, so it sees the instance's `i`."""
+
+    def __init__(self, drawer: _FaceDrawer) -> None:
+        self._drawer = drawer
+
+    def __getattr__(self, key: str) -> Text:
+        text = self._drawer.layout.strings.get(key)
+        if text is None:
+            raise AttributeError(key)
+        return Text(
+            ja=self._drawer.value(text.ja, f"strings.{key}.ja"),
+            en=self._drawer.value(text.en, f"strings.{key}.en"),
+        )
+
+    __getitem__ = __getattr__
 
 
 def icon_ops(shapes: list[IconShape], x: float, y: float, w: float, h: float, ink: str) -> list[Op]:

@@ -23,7 +23,7 @@ def project() -> Project:
 def sub_build(tmp_path_factory: pytest.TempPathFactory, project: Project) -> Path:
     """out/submarine-attack/ from a default build (A4 and Letter, PNGs)."""
     out = tmp_path_factory.mktemp("out")
-    build(project, ["submarine-attack"], out, BuildOptions(jobs=1))
+    build(project, ["submarine-attack"], out, BuildOptions(jobs=1, rulebooks=False))
     return out / "submarine-attack"
 
 

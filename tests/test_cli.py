@@ -30,7 +30,9 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 
 @pytest.fixture()
 def built(project_copy: Path) -> Path:
-    result = printgen(project_copy, "build", "submarine-attack", "--paper", "a4", "--no-png")
+    result = printgen(
+        project_copy, "build", "submarine-attack", "--paper", "a4", "--no-png", "--no-rulebook"
+    )
     assert result.returncode == 0, result.stderr
     assert "submarine-attack:" in result.stdout and "manifest.json" in result.stdout
     return project_copy
@@ -83,7 +85,9 @@ def test_bad_input_is_one_clear_line_and_leaves_out_untouched(built: Path, case:
     rel, old, new, pattern = CASES[case]
     before = snapshot(built / "out")
     _break(built, rel, old, new)
-    result = printgen(built, "build", "submarine-attack", "--paper", "a4", "--no-png")
+    result = printgen(
+        built, "build", "submarine-attack", "--paper", "a4", "--no-png", "--no-rulebook"
+    )
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
     lines = [line for line in result.stderr.splitlines() if line.strip()]
@@ -133,6 +137,7 @@ def test_options_select_paper_language_and_modes(project_copy: Path) -> None:
         "--duplex",
         "short",
         "--no-png",
+        "--no-rulebook",
         "--out",
         "elsewhere",
     )
@@ -145,7 +150,14 @@ def test_options_select_paper_language_and_modes(project_copy: Path) -> None:
         "manifest.json",
     }
     fold = printgen(
-        project_copy, "build", "submarine-attack", "--paper", "a4", "--fold", "--no-png"
+        project_copy,
+        "build",
+        "submarine-attack",
+        "--paper",
+        "a4",
+        "--fold",
+        "--no-png",
+        "--no-rulebook",
     )
     assert (
         fold.returncode == 0

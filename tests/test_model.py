@@ -18,7 +18,7 @@ def test_submarine_attack_has_two_sets_of_8_transports_and_10_actions() -> None:
     game = load_game(SUB)
     assert game.info.title.ja == "サブマリン・アタック"
     assert game.info.rule_version == "1.1"
-    assert sum(p.count for p in game.pieces) == 36
+    assert sum(p.count for p in game.pieces if p.kind == "card") == 36
     for deck in ("red", "blue"):
         pieces = [p for p in game.pieces if p.deck and p.deck.id == deck]
         transports = sum(p.count for p in pieces if "ships" in p.component.values)

@@ -22,7 +22,11 @@ def sheets(manifest: dict[str, Any], paper: str) -> dict[str, Any]:
 
 def fronts_and_backs(entry: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     pages = entry["pages"]
-    return [(pages[i], pages[i + 1]) for i in range(0, len(pages), 2)]
+    pairs = [
+        (pages[i], pages[i + 1]) for i in range(len(pages) - 1) if pages[i]["role"] == "fronts"
+    ]
+    assert all(back["role"] == "backs" for _front, back in pairs)
+    return pairs
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -32,11 +36,14 @@ def test_every_card_is_63_by_88_mm_and_5_mm_inside_the_paper(
     entry = sheets(sub_manifest, paper)
     reader = PdfReader(sub_build / entry["path"])
     assert len(reader.pages) == len(entry["pages"])
+    cards = {c["id"] for c in sub_manifest["components"] if c["kind"] == "card"}
     fronts = 0
     for page, info in zip(reader.pages, entry["pages"], strict=True):
         width, height = float(page.mediabox.width) / MM, float(page.mediabox.height) / MM
         assert [round(width, 1), round(height, 1)] == [round(v, 1) for v in info["size_mm"]]
         for item in info["items"]:
+            if item["component"] not in cards:
+                continue
             x, y, w, h = item["trim_mm"]
             assert abs(w - 63.0) < 0.1 and abs(h - 88.0) < 0.1
             assert x >= 5 and y >= 5 and width - (x + w) >= 5 and height - (y + h) >= 5
@@ -84,8 +91,9 @@ def test_crop_marks_continue_every_trim_edge_and_stay_off_faces(
     project: Project, paper: str
 ) -> None:
     for page in _plan(project, paper):
-        if page.role != "fronts":
+        if page.role in ("backs", "blank", "checklist"):
             assert not page.marks
+        if page.role != "fronts":
             continue
         rects = [(p.x, p.y, p.width, p.height) for p in page.placements]
         for x, y, w, h in rects:
@@ -109,8 +117,11 @@ def test_crop_marks_continue_every_trim_edge_and_stay_off_faces(
 
 def test_fold_mode_puts_each_back_beside_its_front(project: Project) -> None:
     pages = _plan(project, "a4", fold=True)
-    assert sum(1 for p in pages for pl in p.placements if pl.side == "front") == 36
-    for page in pages:
+    cards = [
+        pl for p in pages for pl in p.placements if pl.side == "front" and "mat" not in pl.piece_id
+    ]
+    assert len(cards) == 36
+    for page in (p for p in pages if p.role == "fold"):
         fronts = {(p.piece_id, p.copy): p for p in page.placements if p.side == "front"}
         for back in (p for p in page.placements if p.side == "back"):
             front = fronts[(back.piece_id, back.copy)]
@@ -147,7 +158,7 @@ def test_every_font_is_embedded(sub_build: Path) -> None:
 
 def test_card_pdf_pages_carry_trim_and_bleed_boxes(sub_build: Path) -> None:
     reader = PdfReader(sub_build / "cards.pdf")
-    assert len(reader.pages) == 72
+    assert len(reader.pages) == 72 + 2  # every card face, and the two single-sided mats
     for page in reader.pages[:4]:
         trim = [float(v) / MM for v in page.trimbox]
         bleed = [float(v) / MM for v in page.bleedbox]
@@ -158,13 +169,17 @@ def test_card_pdf_pages_carry_trim_and_bleed_boxes(sub_build: Path) -> None:
 def test_card_pngs_are_815_by_1110_at_300_dpi(
     sub_build: Path, sub_manifest: dict[str, Any]
 ) -> None:
-    fronts = sorted((sub_build / "png").glob("*.png"))
+    fronts = sorted(p for p in (sub_build / "png").glob("*.png") if "placement-mat" not in p.name)
     assert len(fronts) == 36
     with Image.open(fronts[0]) as image:
         assert image.size == (815, 1110)
         assert round(image.info["dpi"][0]) == 300
     images = [
-        f for f in sub_manifest["files"] if f["kind"] == "card-image" and f["face"] == "front"
+        f
+        for f in sub_manifest["files"]
+        if f["kind"] == "card-image"
+        and f["face"] == "front"
+        and "placement-mat" not in f["component"]
     ]
     assert len(images) == 36 and all(f["bleed_mm"] == 3.0 and f["dpi"] == 300 for f in images)
 
@@ -174,7 +189,11 @@ def test_manifest_lists_components_and_true_hashes(
 ) -> None:
     assert sub_manifest["game"] == "submarine-attack"
     assert sum(c["count"] for c in sub_manifest["components"] if c["kind"] == "card") == 36
-    assert all(c["size_mm"] == [63.0, 88.0] for c in sub_manifest["components"])
+    assert all(
+        c["size_mm"] == [63.0, 88.0] for c in sub_manifest["components"] if c["kind"] == "card"
+    )
+    mats = [c for c in sub_manifest["components"] if c["kind"] == "mat"]
+    assert [m["count"] for m in mats] == [1, 1]
     for f in sub_manifest["files"]:
         data = (sub_build / f["path"]).read_bytes()
         assert hashlib.sha256(data).hexdigest() == f["sha256"]
@@ -185,7 +204,7 @@ def test_manifest_lists_components_and_true_hashes(
 def test_rebuilding_into_another_folder_gives_identical_bytes(
     project: Project, sub_build: Path, tmp_path: Path
 ) -> None:
-    build(project, ["submarine-attack"], tmp_path, BuildOptions(jobs=2))
+    build(project, ["submarine-attack"], tmp_path, BuildOptions(jobs=2, rulebooks=False))
     again = tmp_path / "submarine-attack"
     names = sorted(str(p.relative_to(sub_build)) for p in sub_build.rglob("*") if p.is_file())
     assert names == sorted(str(p.relative_to(again)) for p in again.rglob("*") if p.is_file())

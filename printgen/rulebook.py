@@ -1,0 +1,620 @@
+"""Bilingual rulebooks: section texts and generated blocks -> Jinja2 HTML -> WeasyPrint PDF.
+
+A game's rulebook lives in `components/<game>/rulebook/`: `book.yaml` orders the
+contents (written sections and generated blocks) and each `<section>.yaml` holds a
+section's text in Japanese and English.  Texts are Markdown with Jinja expressions
+that quote the game data (`{{ rules.target_points }}`, `{{ count('torpedo-s') }}`), so a
+number is typed once, in the game's YAML.  Worked examples come from the rules engine
+and a failing example stops the build.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import logging
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import jinja2
+from jinja2.sandbox import SandboxedEnvironment
+from markdown_it import MarkdownIt
+from markupsafe import Markup, escape
+from pydantic import Field
+
+from printgen.errors import ErrorList, Location, PrintgenError
+from printgen.layouts import LayoutLibrary
+from printgen.model import Game, Identifier, Strict, Text
+from printgen.ops import Face
+from printgen.raster import png_bytes
+from printgen.source import Document, load_yaml, validate
+
+EDITIONS = ("ja", "en", "ja-en")
+PICTURE_DPI = 110
+
+
+class SectionText(Strict):
+    text: str
+    translates: str | None = None  # fingerprint of the other language's text it translates
+
+
+class Section(Strict):
+    title: Text
+    ja: SectionText
+    en: SectionText
+
+
+class Entry(Strict):
+    """One item of the contents: a written section or a generated block."""
+
+    section: Identifier | None = None
+    block: (
+        Literal["components", "examples", "clarifications", "history", "picture", "toc"] | None
+    ) = None
+    piece: str | None = None
+    caption: Text | None = None
+    title: Text | None = None
+
+
+class Book(Strict):
+    paper: Literal["a5", "a4"] = "a5"
+    contents: list[Entry]
+    quick_reference: Identifier | None = None
+    running_title: Text | None = None
+    labels: dict[str, Text] = Field(default_factory=dict)
+
+
+@dataclass
+class LoadedSection:
+    id: str
+    section: Section
+    doc: Document
+
+    def fingerprint(self, lang: str) -> str:
+        return fingerprint(self.section.ja.text if lang == "ja" else self.section.en.text)
+
+    def stale(self) -> list[str]:
+        """Languages whose text no longer matches the counterpart it was translated from."""
+        out = []
+        ja, en = self.section.ja, self.section.en
+        if en.translates != self.fingerprint("ja"):
+            out.append("en")
+        if ja.translates != self.fingerprint("en"):
+            out.append("ja")
+        return out
+
+
+def fingerprint(text: str) -> str:
+    return hashlib.sha256(text.strip().encode("utf-8")).hexdigest()[:12]
+
+
+@dataclass
+class Rulebook:
+    game: Game
+    book: Book
+    folder: Path
+    sections: dict[str, LoadedSection] = field(default_factory=dict)
+
+    def stale_report(self) -> list[str]:
+        lines = []
+        for sec in self.sections.values():
+            for lang in sec.stale():
+                other = "ja" if lang == "en" else "en"
+                where = sec.doc.where((lang,))
+                lines.append(
+                    f"{where}: section '{sec.id}': the {lang} text is stale (its {other} counterpart "
+                    f"changed); update it, then run `printgen rulebook-sync {self.game.id} {sec.id}`"
+                )
+        return lines
+
+
+def has_rulebook(game: Game) -> bool:
+    return (game.folder / "rulebook" / "book.yaml").is_file()
+
+
+def load_rulebook(game: Game) -> Rulebook:
+    folder = game.folder / "rulebook"
+    doc = load_yaml(folder / "book.yaml")
+    book = validate(Book, doc)
+    rb = Rulebook(game, book, folder)
+    errors: list[PrintgenError] = []
+    wanted = [e.section for e in book.contents if e.section]
+    if book.quick_reference:
+        wanted.append(book.quick_reference)
+    for i, entry in enumerate(book.contents):
+        if (entry.section is None) == (entry.block is None):
+            errors.append(
+                PrintgenError(
+                    "each entry names a 'section' or a 'block'", doc.where(("contents", i))
+                )
+            )
+    for name in wanted:
+        path = folder / f"{name}.yaml"
+        if not path.is_file():
+            errors.append(
+                PrintgenError(f"no section file rulebook/{name}.yaml", doc.where(("contents",)))
+            )
+            continue
+        sdoc = load_yaml(path)
+        try:
+            rb.sections[name] = LoadedSection(name, validate(Section, sdoc), sdoc)
+        except ErrorList as exc:
+            errors.extend(exc.errors)
+    if errors:
+        raise ErrorList(errors)
+    return rb
+
+
+def sync_section(game: Game, section_id: str) -> None:
+    """Record that both languages of a section match now (after a translator's update)."""
+    path = game.folder / "rulebook" / f"{section_id}.yaml"
+    rb = load_rulebook(game)
+    if section_id not in rb.sections:
+        raise PrintgenError(f"no section '{section_id}' in {game.id}'s rulebook")
+    sec = rb.sections[section_id]
+    text = path.read_text(encoding="utf-8")
+    for lang, other in (("ja", "en"), ("en", "ja")):
+        new = f"translates: {sec.fingerprint(other)}"
+        block = re.compile(rf"(^{lang}:\n(?:[ \t]+.*\n|\n)*?)([ \t]+)translates:.*$", re.M)
+        if block.search(text):
+            text = block.sub(lambda m, line=new: f"{m.group(1)}{m.group(2)}{line}", text, count=1)
+        else:
+            text = re.sub(rf"^{lang}:\n", f"{lang}:\n  {new}\n", text, count=1, flags=re.M)
+    path.write_text(text, encoding="utf-8")
+
+
+# --- text -----------------------------------------------------------------------------
+
+_md = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
+_CJK = r"[\u3040-\u30ff\u3400-\u9fff\uff01-\uff5e]"
+_LATIN = r"[A-Za-z0-9]"
+_TAG = re.compile(r"(<[^>]+>)")
+
+
+def autospace(html: str) -> str:
+    """A quarter-em space between Japanese and Latin runs (outside tags)."""
+    parts = _TAG.split(html)
+    for i in range(0, len(parts), 2):
+        parts[i] = re.sub(rf"({_CJK})({_LATIN})", "\\1\u2005\\2", parts[i])
+        parts[i] = re.sub(rf"({_LATIN})({_CJK})", "\\1\u2005\\2", parts[i])
+    return "".join(parts)
+
+
+def markdown_blocks(text: str) -> list[Markup]:
+    """Markdown split into top-level blocks (paragraphs, lists, tables), each as HTML."""
+    blocks: list[str] = []
+    current: list[str] = []
+    for line in text.strip().splitlines():
+        if not line.strip():
+            if current:
+                blocks.append("\n".join(current))
+                current = []
+            continue
+        starts_item = line.lstrip().startswith(("- ", "* ", "|")) or re.match(r"\s*\d+\. ", line)
+        continues = (
+            current and (starts_item or line.startswith("  ")) and _is_list_or_table(current[0])
+        )
+        if current and not continues and starts_item:
+            blocks.append("\n".join(current))
+            current = []
+        current.append(line)
+    if current:
+        blocks.append("\n".join(current))
+    return [Markup(autospace(_md.render(block))) for block in blocks]
+
+
+def _is_list_or_table(line: str) -> bool:
+    return bool(line.lstrip().startswith(("- ", "* ", "|")) or re.match(r"\s*\d+\. ", line))
+
+
+class TextContext:
+    """What section texts may quote: the game data, never typed-in numbers."""
+
+    def __init__(self, game: Game, lang: str) -> None:
+        self.game = game
+        self.lang = lang
+
+    def data(self) -> dict[str, Any]:
+        g = self.game
+        return {
+            "game": g.info,
+            "title": g.info.title[self.lang],
+            "rules": g.rule_params(),
+            "version": g.version(),
+            "versions": g.info.rule_versions,
+            "decks": list(g.decks.values()),
+            "count": self.count,
+            "per_deck": self.per_deck,
+            "values": self.values,
+            "name": self.name,
+            "lang": self.lang,
+        }
+
+    def _matching(self, component_id: str) -> list[Any]:
+        found = [
+            p for p in self.game.pieces if p.component.id == component_id or p.id == component_id
+        ]
+        if not found:
+            raise jinja2.UndefinedError(f"no component '{component_id}' in {self.game.id}")
+        return found
+
+    def count(self, *component_ids: str) -> int:
+        """Copies of these components over all decks."""
+        return sum(p.count for cid in component_ids for p in self._matching(cid))
+
+    def per_deck(self, *component_ids: str) -> int:
+        """Copies of these components in one deck (one player's set)."""
+        total = 0
+        for cid in component_ids:
+            pieces = self._matching(cid)
+            first_deck = pieces[0].deck.id if pieces[0].deck else None
+            total += sum(p.count for p in pieces if (p.deck.id if p.deck else None) == first_deck)
+        return total
+
+    def values(self, component_id: str) -> dict[str, Any]:
+        return dict(self._matching(component_id)[0].component.values)
+
+    def name(self, component_id: str) -> str:
+        text: Text = self._matching(component_id)[0].component.name
+        return text[self.lang]
+
+
+_env = SandboxedEnvironment(undefined=jinja2.StrictUndefined, autoescape=False)
+
+
+def render_text(source: str, ctx: TextContext, where: Location) -> str:
+    try:
+        return _env.from_string(source).render(ctx.data())
+    except jinja2.TemplateError as exc:
+        raise PrintgenError(f"rulebook text: {exc}", where) from None
+
+
+# --- assembling the book ---------------------------------------------------------------
+
+
+@dataclass
+class Block:
+    """A part of the book: a heading and bilingual content pairs (ja, en)."""
+
+    id: str
+    title: Text
+    pairs: list[tuple[Markup, Markup]]
+    kind: str = "section"
+
+
+def picture_uri(face: Face) -> str:
+    return "data:image/png;base64," + base64.b64encode(png_bytes(face, PICTURE_DPI)).decode("ascii")
+
+
+def _pair_blocks(ja: list[Markup], en: list[Markup]) -> list[tuple[Markup, Markup]]:
+    n = max(len(ja), len(en))
+    return [
+        (ja[i] if i < len(ja) else Markup(""), en[i] if i < len(en) else Markup(""))
+        for i in range(n)
+    ]
+
+
+GeneratedBlock = Callable[[Entry, int], Block]
+
+
+def assemble(
+    rb: Rulebook,
+    faces: dict[str, dict[str, Face]],
+    examples: list[Any],
+    options: tuple[Any, ...],
+) -> list[Block]:
+    """Every block of the book, in order, with both languages' HTML."""
+    game = rb.game
+    ctx = {lang: TextContext(game, lang) for lang in ("ja", "en")}
+    label = rb.book.labels
+
+    def lab(key: str, ja: str, en: str) -> Text:
+        return label.get(key) or Text(ja=ja, en=en)
+
+    def section(entry: Entry, i: int) -> Block:
+        assert entry.section
+        sec = rb.sections[entry.section]
+        parts = {
+            lang: markdown_blocks(
+                render_text(
+                    getattr(sec.section, lang).text, ctx[lang], sec.doc.where((lang, "text"))
+                )
+            )
+            for lang in ("ja", "en")
+        }
+        return Block(entry.section, sec.section.title, _pair_blocks(parts["ja"], parts["en"]))
+
+    def components(entry: Entry, i: int) -> Block:
+        rows: dict[str, list[Any]] = {}
+        for piece in game.pieces:
+            rows.setdefault(piece.component.id, []).append(piece)
+        pairs = []
+        for pieces in rows.values():
+            first = pieces[0]
+            total = sum(p.count for p in pieces)
+            cells = {}
+            for lang in ("ja", "en"):
+                face = faces[lang][f"{first.id}.front.{lang}"]
+                decks = ""
+                if len(pieces) > 1:
+                    sep = "、" if lang == "ja" else ", "
+                    per = sep.join(f"{p.deck.name[lang]} {p.count}" for p in pieces if p.deck)
+                    decks = f" ({per})"
+                name = escape(first.component.name[lang])
+                count = f"{total}枚" if lang == "ja" else f"× {total}"
+                cells[lang] = Markup(
+                    f'<figure class="piece"><img src="{picture_uri(face)}" alt="{name}" '
+                    f'style="width:{face.width + 2 * face.bleed:.1f}mm"/>'
+                    f"<figcaption><b>{name}</b> {escape(count)}{escape(decks)}</figcaption></figure>"
+                )
+            pairs.append((cells["ja"], cells["en"]))
+        return Block(
+            "components",
+            entry.title or lab("components", "内容物", "Components"),
+            pairs,
+            "components",
+        )
+
+    def picture(entry: Entry, i: int) -> Block:
+        assert entry.piece
+        piece = game.piece(entry.piece)
+        cells = {}
+        for lang in ("ja", "en"):
+            face = faces[lang][f"{piece.id}.front.{lang}"]
+            caption = escape(entry.caption[lang]) if entry.caption else ""
+            cells[lang] = Markup(
+                f'<figure class="picture"><img src="{picture_uri(face)}" alt="{caption}"/>'
+                f"<figcaption>{caption}</figcaption></figure>"
+            )
+        title = entry.title or entry.caption or Text(ja="図", en="Figure")
+        return Block(f"picture-{i}", title, [(cells["ja"], cells["en"])], "picture")
+
+    def history(entry: Entry, i: int) -> Block:
+        pairs = []
+        for v in reversed(game.info.rule_versions):
+            cells = {}
+            for lang in ("ja", "en"):
+                mark = " *" if v.source == "reconstructed" else ""
+                note = f'<div class="note">{escape(v.note[lang])}</div>' if v.note else ""
+                ver = f"ver {v.id}"
+                cells[lang] = Markup(
+                    f'<div class="version"><b>{escape(v.date)}</b> {escape(ver)}{mark}: '
+                    f"{escape(v.changes[lang])}{note}</div>"
+                )
+            pairs.append((cells["ja"], cells["en"]))
+        return Block(
+            "history",
+            entry.title or lab("history", "ルールの改訂履歴", "Rule history"),
+            pairs,
+            "history",
+        )
+
+    def clarifications(entry: Entry, i: int) -> Block:
+        pairs = []
+        for opt in options:
+            cells = {}
+            for lang in ("ja", "en"):
+                choice = opt.choices.get(opt.default)
+                chosen = f"<br/><i>{escape(choice[lang])}</i>" if choice else ""
+                users = [r for r in examples if r.options.get(opt.name, opt.default) != opt.default]
+                uses = ""
+                if users:
+                    names = ", ".join(escape(r.title[lang]) for r in users if r.title)
+                    uses = (
+                        f"<div class='note'>別の読み方を使う例: {names}</div>"
+                        if lang == "ja"
+                        else f"<div class='note'>Examples that use another reading: {names}</div>"
+                    )
+                cells[lang] = Markup(
+                    f'<div class="clar"><b>{escape(opt.name)}</b>: {escape(opt.explain[lang])}{chosen}{uses}</div>'
+                )
+            pairs.append((cells["ja"], cells["en"]))
+        recon = [p for p in game.pieces if p.component.source == "reconstructed"]
+        if recon:
+            recon_names = {
+                lang: ("、" if lang == "ja" else ", ").join(
+                    dict.fromkeys(p.component.name[lang] for p in recon)
+                )
+                for lang in ("ja", "en")
+            }
+            pairs.append(
+                (
+                    Markup(
+                        f"<div class='clar'>原本の図版が失われているため、次の部品の値は再構成したものです: {escape(recon_names['ja'])}</div>"
+                    ),
+                    Markup(
+                        f"<div class='clar'>The original pictures are lost; these pieces' values are reconstructed: {escape(recon_names['en'])}</div>"
+                    ),
+                )
+            )
+        return Block(
+            "clarifications",
+            entry.title or lab("clarifications", "ルールの明確化", "Clarifications"),
+            pairs,
+            "clarifications",
+        )
+
+    def examples_block(entry: Entry, i: int) -> Block:
+        pairs = []
+        for result in examples:
+            cells = {}
+            for lang in ("ja", "en"):
+                cells[lang] = example_html(result, lang)
+            pairs.append((cells["ja"], cells["en"]))
+        return Block(
+            "examples",
+            entry.title or lab("examples", "プレイ例", "Worked examples"),
+            pairs,
+            "examples",
+        )
+
+    makers: dict[str, GeneratedBlock] = {
+        "components": components,
+        "picture": picture,
+        "history": history,
+        "clarifications": clarifications,
+        "examples": examples_block,
+    }
+    blocks = []
+    for i, entry in enumerate(rb.book.contents):
+        if entry.section:
+            blocks.append(section(entry, i))
+        elif entry.block == "toc":
+            blocks.append(Block("toc", entry.title or lab("toc", "目次", "Contents"), [], "toc"))
+        elif entry.block:
+            blocks.append(makers[entry.block](entry, i))
+    if rb.book.quick_reference:
+        quick = section(Entry(section=rb.book.quick_reference), len(blocks))
+        quick.kind = "quick"
+        blocks.append(quick)
+    return blocks
+
+
+def example_html(result: Any, lang: str) -> Markup:
+    reading = f"ルール {result.version}" if lang == "ja" else f"rules {result.version}"
+    if result.options:
+        reading += ", " + ", ".join(f"{k} = {v}" for k, v in result.options.items())
+    out = [f'<div class="example"><div class="ex-title">{escape(result.title[lang])}</div>']
+    out.append(f'<div class="ex-reading">{escape(reading)}</div>')
+    for step in result.steps:
+        out.append('<div class="ex-step">')
+        out.append(
+            f'<div class="ex-say"><span class="ex-n">{step.index}</span> {escape(step.say[lang])}</div>'
+        )
+        if step.notation and step.notation != "exhaust chance":
+            out.append(f'<div class="ex-code">{escape(step.notation)}</div>')
+        for grid in step.diagram or ():
+            out.append(diagram_html(grid, lang))
+        out.append("</div>")
+    out.append("</div>")
+    return Markup(autospace("".join(out)))
+
+
+def diagram_html(grid: Any, lang: str) -> str:
+    cols = max(len(cells) for _label, cells in grid.rows)
+    head = "".join(f"<th>{escape(c)}</th>" for c in grid.columns[:cols])
+    rows = []
+    for label, cells in grid.rows:
+        tds = "".join(f'<td class="{escape(c.mark)}">{escape(c.text)}</td>' for c in cells)
+        tds += "<td class='none'></td>" * (cols - len(cells))
+        rows.append(f"<tr><th class='row'>{escape(label[lang])}</th>{tds}</tr>")
+    return (
+        f'<table class="diagram"><caption>{escape(grid.title[lang])}</caption>'
+        f"<tr><th></th>{head}</tr>{''.join(rows)}</table>"
+    )
+
+
+# --- rendering --------------------------------------------------------------------------
+
+
+class _WarningTrap(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        # Subsetting with fontTools instead of HarfBuzz is slower, not wrong: not an error.
+        if "HarfBuzz-Subset" not in message:
+            self.messages.append(message)
+
+
+def _fetcher(allowed: Path) -> Any:
+    """WeasyPrint may read data: URIs and files under `allowed` (fonts), nothing else:
+    no network, nothing outside the project."""
+    from urllib.parse import unquote, urlparse
+
+    from weasyprint.urls import URLFetcher
+
+    root = allowed.resolve()
+
+    class ProjectOnly(URLFetcher):  # type: ignore[misc]
+        def fetch(self, url: str, headers: Any = None) -> Any:
+            if url.startswith("file:"):
+                path = Path(unquote(urlparse(url).path)).resolve()
+                if not (path.is_relative_to(root) and path.is_file()):
+                    raise ValueError(f"refused to read {url}: outside the project's layouts/")
+            elif not url.startswith("data:"):
+                raise ValueError(f"refused to fetch {url}: rulebooks use project files only")
+            return super().fetch(url, headers)
+
+    return ProjectOnly(fail_on_errors=True, allowed_protocols=("file", "data"))
+
+
+def render_pdf(html: str, layouts: Path, title: str) -> bytes:
+    """HTML to PDF with WeasyPrint; any warning (a missing glyph, a bad style) is an error."""
+    import weasyprint
+
+    logger = logging.getLogger("weasyprint")
+    trap = _WarningTrap()
+    logger.addHandler(trap)
+    try:
+        document = weasyprint.HTML(
+            string=html, base_url=str(layouts.resolve()), url_fetcher=_fetcher(layouts)
+        )
+        pdf: bytes = document.write_pdf(
+            pdf_identifier=hashlib.sha256(html.encode()).hexdigest()[:32].encode()
+        )
+    except Exception as exc:  # WeasyPrint's fatal fetch errors and the like
+        raise PrintgenError(f"rulebook {title}: {exc}") from None
+    finally:
+        logger.removeHandler(trap)
+    if trap.messages:
+        raise PrintgenError(f"rulebook {title}: WeasyPrint warned: {trap.messages[0]}")
+    return pdf
+
+
+def html_of(rb: Rulebook, blocks: list[Block], edition: str, layouts: Path) -> str:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(layouts / "rulebook")),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    template = env.get_template("book.html.j2")
+    fonts = (layouts / "fonts").resolve()
+    return template.render(
+        game=rb.game.info,
+        book=rb.book,
+        blocks=blocks,
+        edition=edition,
+        langs=("ja", "en") if edition == "ja-en" else (edition,),
+        lang="ja" if edition != "en" else "en",
+        font_uri=lambda name: (fonts / name).as_uri(),
+    )
+
+
+def iter_editions() -> Iterator[str]:
+    yield from EDITIONS
+
+
+def faces_for_rulebook(lib: LayoutLibrary, game: Game) -> dict[str, dict[str, Face]]:
+    from printgen.render import faces_of
+
+    return {lang: faces_of(game, lib, lang) for lang in ("ja", "en")}
+
+
+def make_rulebooks(lib: LayoutLibrary, rb: Rulebook) -> dict[str, bytes]:
+    """The three editions of a game's rulebook; a failing worked example stops the build."""
+    from rules_engine.examples import check_game
+    from rules_engine.registry import engine_for
+
+    game = rb.game
+    entry = engine_for(game.id)
+    results = check_game(game) if entry else []
+    for result in results:
+        if not result.ok:
+            raise PrintgenError(
+                f"rulebook of {game.id}: worked example {result.file.name} does not hold "
+                f"(step {result.step or 'end'}): {result.line()}"
+            )
+    faces = faces_for_rulebook(lib, game)
+    blocks = assemble(rb, faces, results, entry.options if entry else ())
+    return {
+        edition: render_pdf(
+            html_of(rb, blocks, edition, lib.root), lib.root, f"{game.id} ({edition})"
+        )
+        for edition in EDITIONS
+    }
