@@ -427,3 +427,23 @@ class Mapped(Sequence[A]):
         to = self._to
         for x in self._base:
             yield to(x)
+
+
+@dataclass(frozen=True)
+class DiagramCell:
+    """One cell of a diagram: its text and a mark the renderer styles (`sunk`, `active`...)."""
+
+    text: str = ""
+    mark: str = ""
+
+
+@dataclass(frozen=True)
+class DiagramGrid:
+    """A labelled grid drawn from a state, for rulebook examples (no paper knowledge here)."""
+
+    title: Mapping[str, str]  # {"ja": ..., "en": ...}
+    columns: tuple[str, ...]
+    rows: tuple[tuple[Mapping[str, str], tuple[DiagramCell, ...]], ...]
+
+
+Diagram = tuple[DiagramGrid, ...]

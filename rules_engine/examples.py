@@ -44,6 +44,7 @@ from printgen.model import Game, Strict, Text
 from printgen.source import Document, Key, load_yaml, validate
 from rules_engine.core import (
     CHANCE,
+    Diagram,
     Engine,
     IllegalActionError,
     NotationError,
@@ -104,6 +105,7 @@ class StepTrace:
     notation: str
     say: Text
     facts: Mapping[str, Any]
+    diagram: Diagram | None = None  # the state after the step, when the engine draws one
 
 
 @dataclass(frozen=True)
@@ -272,7 +274,10 @@ def run_example(game: Game, example: Example) -> ExampleResult:
                 if not _same(expected, actual):
                     return fail(number, ("steps", i, "expect", name), name, expected, actual)
             notation = "\n".join(texts)
-            traces.append(StepTrace(number, notation, step.say, _facts(engine, state, names)))
+            drawn = engine.diagram(state) if hasattr(engine, "diagram") else None
+            traces.append(
+                StepTrace(number, notation, step.say, _facts(engine, state, names), drawn)
+            )
         else:
             found = _exhaust(engine, state, expect, spec)
             if isinstance(found, str):

@@ -30,6 +30,9 @@ from rules_engine.core import (
     CHANCE,
     Arrangements,
     Bilingual,
+    Diagram,
+    DiagramCell,
+    DiagramGrid,
     IllegalActionError,
     JointAction,
     Mapped,
@@ -558,6 +561,45 @@ class SubmarineAttack:
 
     def query_names(self) -> tuple[str, ...]:
         return self.QUERIES
+
+    def diagram(self, state: Any) -> Diagram:
+        """Each player's columns (ship numbers, sunk ones marked) and action slots (revealed
+        ones shown, the current one marked)."""
+        if not isinstance(state, SubmarineAttackState):
+            raise TypeError("not a Submarine Attack state")
+        s = state
+        placed = s.phase in (ROLL, TARGET)
+        grids: list[DiagramGrid] = []
+        for p in range(s.n):
+            ships = s.ships[p]
+            fleet = tuple(
+                DiagramCell(str(ships[c]) if ships else "", "sunk" if s.sunk[p] >> c & 1 else "")
+                for c in range(self.columns)
+            )
+            shown = s.slot + 1 if placed else (len(s.slots[p]) if s.phase == OVER else 0)
+            slots = tuple(
+                DiagramCell(
+                    s.slots[p][k]
+                    if k < shown and k < len(s.slots[p])
+                    else ("?" if s.slots[p] else ""),
+                    "active" if placed and k == s.slot else "",
+                )
+                for k in range(self.actions_placed)
+            )
+            grids.append(
+                DiagramGrid(
+                    {
+                        "ja": f"{self.names[p]} ({s.scores[p]}点)",
+                        "en": f"{self.names[p]} ({s.scores[p]} points)",
+                    },
+                    tuple(str(k + 1) for k in range(max(self.columns, self.actions_placed))),
+                    (
+                        ({"ja": "輸送船", "en": "transports"}, fleet),
+                        ({"ja": "アクション", "en": "actions"}, slots),
+                    ),
+                )
+            )
+        return tuple(grids)
 
     def query(self, state: Any, name: str) -> Any:
         if not isinstance(state, SubmarineAttackState):
