@@ -7,6 +7,7 @@ previous output exactly as it was.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import math
@@ -14,6 +15,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -91,6 +93,7 @@ class GameOutput:
     folder: Path
     files: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    up_to_date: bool = False
 
 
 def load_all(project: Project, names: list[str]) -> tuple[LayoutLibrary, list[Game]]:
@@ -241,8 +244,16 @@ def page_entry(page: Page) -> dict[str, Any]:
 
 
 def write_game(
-    lib: LayoutLibrary, r: Rendered, opts: BuildOptions, staging: Path, progress: Progress
+    lib: LayoutLibrary,
+    r: Rendered,
+    opts: BuildOptions,
+    staging: Path,
+    progress: Progress,
+    rulebooks: Callable[[], dict[str, bytes]] | None = None,
+    inputs: str = "",
 ) -> GameOutput:
+    """Write one game's files into `staging`; `rulebooks` gives its rulebook PDFs (built
+    in another process while the sheets are drawn here)."""
     game = r.game
     out = GameOutput(game.id, staging)
     font = lib.fonts["gothic"]
@@ -335,7 +346,8 @@ def write_game(
         out.warnings.extend(r.rulebook.stale_report())
         if out.warnings and opts.strict:
             raise ErrorList([PrintgenError(w) for w in out.warnings])
-        for edition, data in make_rulebooks(lib, r.rulebook).items():
+        books = rulebooks() if rulebooks else make_rulebooks(lib, r.rulebook)
+        for edition, data in books.items():
             put(
                 f"rulebook-{edition}.pdf",
                 data,
@@ -348,6 +360,7 @@ def write_game(
         progress(f"{game.id}: rulebooks", 1)
     manifest = {
         "game": game.id,
+        "inputs_sha256": inputs,
         "title": {"ja": game.info.title.ja, "en": game.info.title.en},
         "rule_version": game.info.rule_version,
         "components": [
@@ -384,6 +397,60 @@ def swap_in(staging: Path, final: Path) -> None:
         shutil.rmtree(old)
 
 
+def inputs_fingerprint(project: Project, game: Game, opts: BuildOptions) -> str:
+    """Everything a game's output depends on: its data, the layouts and fonts, the code,
+    the libraries' versions and the options. Equal fingerprints mean equal outputs."""
+    from importlib.metadata import version
+
+    import printgen
+    import rules_engine
+
+    digest = hashlib.sha256()
+    folders = [
+        game.folder,
+        project.layouts,
+        Path(printgen.__file__).parent,
+        Path(rules_engine.__file__).parent,
+    ]
+    for folder in folders:
+        for path in sorted(
+            p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts
+        ):
+            digest.update(str(path.relative_to(folder)).encode())
+            digest.update(path.read_bytes())
+    libraries = (
+        "reportlab",
+        "pillow",
+        "weasyprint",
+        "pydyf",
+        "jinja2",
+        "markdown-it-py",
+        "pyyaml",
+        "pydantic",
+    )
+    digest.update(repr([version(name) for name in libraries]).encode())
+    settings = {k: v for k, v in dataclasses.asdict(opts).items() if k != "jobs"}
+    digest.update(repr(sorted(settings.items())).encode())
+    return digest.hexdigest()
+
+
+def up_to_date(folder: Path, fingerprint: str) -> bool:
+    """The folder holds a complete build made from exactly these inputs."""
+    try:
+        manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    if manifest.get("inputs_sha256") != fingerprint:
+        return False
+    return all((folder / str(f["path"])).is_file() for f in manifest.get("files", []))
+
+
+def _rulebook_job(root: Path, game_id: str) -> dict[str, bytes]:
+    """In a worker process: load the game again and render its three rulebooks."""
+    lib, (game,) = load_all(Project(root), [game_id])
+    return make_rulebooks(lib, load_rulebook(game))
+
+
 def build(
     project: Project,
     names: list[str],
@@ -391,26 +458,65 @@ def build(
     opts: BuildOptions,
     progress: Progress | None = None,
     on_rendered: Callable[[list[Rendered]], None] | None = None,
+    force: bool = False,
 ) -> list[GameOutput]:
-    """Build the named games into `out_root/<game>/`."""
+    """Build the named games into `out_root/<game>/`; games whose inputs did not change
+    since the last build are left as they are (unless `force`)."""
     report: Progress = progress or (lambda _step, _n: None)
     lib, games = load_all(project, names)
-    rendered = render_all(lib, games, opts.lang, opts.rulebooks)
+    prints = {g.id: inputs_fingerprint(project, g, opts) for g in games}
+    results: list[GameOutput] = []
+    todo = []
+    for game in games:
+        if not force and up_to_date(out_root / game.id, prints[game.id]):
+            results.append(GameOutput(game.id, out_root / game.id, up_to_date=True))
+        else:
+            todo.append(game)
+    rendered = render_all(lib, todo, opts.lang, opts.rulebooks)
     if on_rendered:
         on_rendered(rendered)
     out_root.mkdir(parents=True, exist_ok=True)
-    results: list[GameOutput] = []
     stagings: list[tuple[Path, Path]] = []
+    books = [r for r in rendered if r.rulebook is not None]
+    pool = (
+        ProcessPoolExecutor(max_workers=max(1, min(opts.jobs, len(books))))
+        if len(books) > 1 and opts.jobs > 1
+        else None
+    )
     try:
+        futures = (
+            {
+                r.game.id: pool.submit(_rulebook_job, project.root.resolve(), r.game.id)
+                for r in books
+            }
+            if pool
+            else {}
+        )
         for r in rendered:
             staging = Path(tempfile.mkdtemp(prefix=f".{r.game.id}.tmp-", dir=out_root))
             stagings.append((staging, out_root / r.game.id))
-            results.append(write_game(lib, r, opts, staging, report))
+            future = futures.get(r.game.id)
+            results.append(
+                write_game(
+                    lib,
+                    r,
+                    opts,
+                    staging,
+                    report,
+                    future.result if future else None,
+                    prints[r.game.id],
+                )
+            )
     except BaseException:
         for staging, _final in stagings:
             shutil.rmtree(staging, ignore_errors=True)
         raise
-    for (staging, final), result in zip(stagings, results, strict=True):
+    finally:
+        if pool:
+            pool.shutdown(cancel_futures=True)
+    built = [r for r in results if not r.up_to_date]
+    for (staging, final), result in zip(stagings, built, strict=True):
         swap_in(staging, final)
         result.folder = final
-    return results
+    order = {name: i for i, name in enumerate(names or [g.id for g in games])}
+    return sorted(results, key=lambda r: order.get(r.game, 0))

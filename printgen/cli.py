@@ -95,6 +95,9 @@ def main(ctx: click.Context, root: Path) -> None:
 @click.option("--no-rulebook", is_flag=True, help="Skip the rulebooks.")
 @click.option("--strict", is_flag=True, help="Fail when a rulebook translation is stale.")
 @click.option(
+    "--force", is_flag=True, help="Rebuild even when nothing changed since the last build."
+)
+@click.option(
     "--jobs",
     type=click.IntRange(1, 64),
     default=None,
@@ -113,6 +116,7 @@ def build_cmd(
     no_png: bool,
     no_rulebook: bool,
     strict: bool,
+    force: bool,
     jobs: int | None,
 ) -> None:
     """Build print-and-play files for GAMES (default: every game)."""
@@ -147,8 +151,11 @@ def build_cmd(
             def step(description: str, n: int) -> None:
                 bar.update(task, advance=n, description=description)
 
-            results = build(project, names, out_dir, opts, step, started)
+            results = build(project, names, out_dir, opts, step, started, force)
         for result in results:
+            if result.up_to_date:
+                click.echo(f"{result.game}: up to date -> {display_path(result.folder)}/")
+                continue
             for warning in result.warnings:
                 err.print(f"[yellow]warning:[/yellow] {warning}", markup=True, soft_wrap=True)
             files = result.files

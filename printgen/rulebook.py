@@ -63,6 +63,7 @@ class Book(Strict):
     paper: Literal["a5", "a4"] = "a5"
     contents: list[Entry]
     quick_reference: Identifier | None = None
+    examples: list[str] | None = None  # example file names (without .yaml) to print; default all
     running_title: Text | None = None
     labels: dict[str, Text] = Field(default_factory=dict)
 
@@ -159,8 +160,9 @@ def sync_section(game: Game, section_id: str) -> None:
     for lang, other in (("ja", "en"), ("en", "ja")):
         new = f"translates: {sec.fingerprint(other)}"
         block = re.compile(rf"(^{lang}:\n(?:[ \t]+.*\n|\n)*?)([ \t]+)translates:.*$", re.M)
-        if block.search(text):
-            text = block.sub(lambda m, line=new: f"{m.group(1)}{m.group(2)}{line}", text, count=1)
+        found = block.search(text)
+        if found:
+            text = text[: found.start()] + f"{found.group(1)}{found.group(2)}{new}" + text[found.end() :]
         else:
             text = re.sub(rf"^{lang}:\n", f"{lang}:\n  {new}\n", text, count=1, flags=re.M)
     path.write_text(text, encoding="utf-8")
@@ -493,18 +495,50 @@ def example_html(result: Any, lang: str) -> Markup:
     return Markup(autospace("".join(out)))
 
 
+DIAGRAM_CELL = 5.0  # mm
+DIAGRAM_LABEL = 16.0  # mm for row labels
+MARK_FILL = {"sunk": "#b8322a", "active": "#ffe58a", "hit": "#b8322a", "empty": "#eeeeee"}
+MARK_INK = {"sunk": "#ffffff", "hit": "#ffffff"}
+
+
 def diagram_html(grid: Any, lang: str) -> str:
+    """A diagram grid as inline SVG (vector, and much lighter to lay out than a table)."""
     cols = max(len(cells) for _label, cells in grid.rows)
-    head = "".join(f"<th>{escape(c)}</th>" for c in grid.columns[:cols])
-    rows = []
-    for label, cells in grid.rows:
-        tds = "".join(f'<td class="{escape(c.mark)}">{escape(c.text)}</td>' for c in cells)
-        tds += "<td class='none'></td>" * (cols - len(cells))
-        rows.append(f"<tr><th class='row'>{escape(label[lang])}</th>{tds}</tr>")
-    return (
-        f'<table class="diagram"><caption>{escape(grid.title[lang])}</caption>'
-        f"<tr><th></th>{head}</tr>{''.join(rows)}</table>"
-    )
+    cell, left, top = DIAGRAM_CELL, DIAGRAM_LABEL, 8.0
+    width = left + cols * cell + 1
+    height = top + len(grid.rows) * cell + 1
+    out = [
+        f'<svg class="diagram" xmlns="http://www.w3.org/2000/svg" width="{width:.1f}mm" '
+        f'height="{height:.1f}mm" viewBox="0 0 {width:.1f} {height:.1f}">',
+        f'<text x="0" y="3" font-size="2.6" font-family="PG Gothic" fill="#333">{escape(grid.title[lang])}</text>',
+    ]
+    for c, label in enumerate(grid.columns[:cols]):
+        x = left + c * cell + cell / 2
+        out.append(
+            f'<text x="{x:.2f}" y="{top - 1:.2f}" font-size="2.2" font-family="PG Gothic" fill="#888" text-anchor="middle">{escape(label)}</text>'
+        )
+    for r, (label, cells) in enumerate(grid.rows):
+        y = top + r * cell
+        out.append(
+            f'<text x="{left - 1:.2f}" y="{y + cell * 0.68:.2f}" font-size="2.2" font-family="PG Gothic" fill="#666" text-anchor="end">{escape(label[lang])}</text>'
+        )
+        for c, item in enumerate(cells):
+            x = left + c * cell
+            fill = MARK_FILL.get(item.mark, "#ffffff")
+            ink = MARK_INK.get(item.mark, "#111111")
+            out.append(
+                f'<rect x="{x:.2f}" y="{y:.2f}" width="{cell}" height="{cell}" fill="{fill}" stroke="#888" stroke-width="0.15"/>'
+            )
+            if item.text:
+                out.append(
+                    f'<text x="{x + cell / 2:.2f}" y="{y + cell * 0.68:.2f}" font-size="2.4" font-family="PG Gothic" fill="{ink}" text-anchor="middle">{escape(item.text)}</text>'
+                )
+            if item.mark in ("sunk", "hit"):
+                out.append(
+                    f'<line x1="{x + 0.6:.2f}" y1="{y + cell - 0.6:.2f}" x2="{x + cell - 0.6:.2f}" y2="{y + 0.6:.2f}" stroke="#ffffff" stroke-width="0.3"/>'
+                )
+    out.append("</svg>")
+    return "".join(out)
 
 
 # --- rendering --------------------------------------------------------------------------
@@ -610,6 +644,15 @@ def make_rulebooks(lib: LayoutLibrary, rb: Rulebook) -> dict[str, bytes]:
                 f"rulebook of {game.id}: worked example {result.file.name} does not hold "
                 f"(step {result.step or 'end'}): {result.line()}"
             )
+    if rb.book.examples is not None:
+        known = {r.file.stem: r for r in results}
+        missing = [name for name in rb.book.examples if name not in known]
+        if missing:
+            raise PrintgenError(
+                f"rulebook of {game.id}: book.yaml lists example '{missing[0]}', which is not in examples/ "
+                f"(examples: {', '.join(sorted(known))})"
+            )
+        results = [known[name] for name in rb.book.examples]
     faces = faces_for_rulebook(lib, game)
     blocks = assemble(rb, faces, results, entry.options if entry else ())
     return {
