@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 from pathlib import Path
 
 from PIL import Image, ImageColor, ImageDraw
@@ -27,6 +28,35 @@ def _rgb(value: str | None) -> tuple[int, int, int] | None:
     return (r, g, b)
 
 
+def dashed(
+    points: list[tuple[float, float]], pattern: tuple[float, ...]
+) -> list[list[tuple[float, float]]]:
+    """A polyline cut into the 'on' pieces of a dash pattern (lengths in the points' unit)."""
+    pieces: list[list[tuple[float, float]]] = []
+    k, left, on = 0, pattern[0], True
+    current: list[tuple[float, float]] = [points[0]]
+    for (x0, y0), (x1, y1) in itertools.pairwise(points):
+        length = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5
+        pos = 0.0
+        while length - pos > left:
+            pos += left
+            t = pos / length
+            point = (x0 + (x1 - x0) * t, y0 + (y1 - y0) * t)
+            if on:
+                current.append(point)
+                pieces.append(current)
+            current = [point]
+            on = not on
+            k = (k + 1) % len(pattern)
+            left = pattern[k]
+        left -= length - pos
+        if on:
+            current.append((x1, y1))
+    if on and len(current) > 1:
+        pieces.append(current)
+    return pieces
+
+
 def draw_face(face: Face, dpi: int) -> Image.Image:
     scale = dpi / 25.4
     b = face.bleed
@@ -46,6 +76,17 @@ def draw_face(face: Face, dpi: int) -> Image.Image:
                 pic = src.convert("RGBA").resize((w, h), Image.Resampling.LANCZOS)
                 x0, y0 = p(op.x, op.y)
                 image.paste(pic, (round(x0), round(y0)), pic)
+        elif isinstance(op, Rect) and op.dash and op.stroke:
+            x0, y0 = p(op.x, op.y)
+            x1, y1 = p(op.x + op.w, op.y + op.h)
+            if op.fill:
+                draw.rounded_rectangle(
+                    (x0, y0, x1 - 1, y1 - 1), op.radius * scale, fill=_rgb(op.fill)
+                )
+            width = max(1, round(op.stroke_width * scale))
+            corners = [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)]
+            for piece in dashed(corners, tuple(d * scale for d in op.dash)):
+                draw.line(piece, fill=_rgb(op.stroke), width=width)
         elif isinstance(op, Rect):
             x0, y0 = p(op.x, op.y)
             x1, y1 = p(op.x + op.w, op.y + op.h)
@@ -67,7 +108,13 @@ def draw_face(face: Face, dpi: int) -> Image.Image:
         elif isinstance(op, Polygon):
             pts = [p(x, y) for x, y in op.points]
             width = max(1, round(op.stroke_width * scale)) if op.stroke else 0
-            if op.closed:
+            if op.dash and op.stroke:
+                if op.closed and op.fill:
+                    draw.polygon(pts, fill=_rgb(op.fill))
+                ring = [*pts, pts[0]] if op.closed else pts
+                for piece in dashed(ring, tuple(d * scale for d in op.dash)):
+                    draw.line(piece, fill=_rgb(op.stroke), width=width)
+            elif op.closed:
                 draw.polygon(pts, fill=_rgb(op.fill), outline=_rgb(op.stroke), width=width)
             elif op.stroke:
                 draw.line(pts, fill=_rgb(op.stroke), width=width, joint="curve")

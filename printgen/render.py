@@ -93,6 +93,7 @@ def context(game: Game, piece: Piece, lang: str) -> dict[str, Any]:
         "kind": comp.kind,
         "component": comp,
         "piece_id": piece.id,
+        "decks": game.decks,
         "lang": lang,
         "t": lambda value: pick(value, lang),
     }
@@ -113,6 +114,7 @@ def render_face(lib: LayoutLibrary, game: Game, req: FaceRequest) -> Face:
     layout = lib.layout(layout_name, where)
     w, h = piece_size(lib, req.piece)
     ctx = context(game, req.piece, req.lang)
+    ctx["side"] = req.side
     drawer = _FaceDrawer(lib, game, layout, req, ctx, w, h)
     for element in layout.elements:
         drawer.element(element)
@@ -181,8 +183,9 @@ class _FaceDrawer:
                 raise PrintgenError(
                     f"{self.layout.name}: each must give a list, got {items!r}", self.where
                 )
+            step = [self.length(v, "step") for v in element.step] if element.step else [0.0, 0.0]
             for i, item in enumerate(items):
-                self.instance(element, i, i, 0, {"item": item}, (0.0, 0.0))
+                self.instance(element, i, i, 0, {"item": item}, (i * step[0], i * step[1]))
             return
         raw = element.repeat
         cols, rows = (raw if isinstance(raw, list) else [raw, 1])[:2]
@@ -285,7 +288,7 @@ class _FaceDrawer:
             raise PrintgenError(
                 f"{self.layout.name}: unknown icon ':{missing[0]}:' in text", self.where
             )
-        font = self.lib.font(self.layout, e.font, self.where)
+        font = self.lib.font(self.layout, str(self.value(e.font, "font")), self.where)
         font_name = fonts.pdf_font_name(font.key, font.path)
         size = self.length(e.size, "size") / pt_to_mm(1)
         min_size = (

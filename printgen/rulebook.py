@@ -162,7 +162,11 @@ def sync_section(game: Game, section_id: str) -> None:
         block = re.compile(rf"(^{lang}:\n(?:[ \t]+.*\n|\n)*?)([ \t]+)translates:.*$", re.M)
         found = block.search(text)
         if found:
-            text = text[: found.start()] + f"{found.group(1)}{found.group(2)}{new}" + text[found.end() :]
+            text = (
+                text[: found.start()]
+                + f"{found.group(1)}{found.group(2)}{new}"
+                + text[found.end() :]
+            )
         else:
             text = re.sub(rf"^{lang}:\n", f"{lang}:\n  {new}\n", text, count=1, flags=re.M)
     path.write_text(text, encoding="utf-8")

@@ -128,13 +128,26 @@ def _checklist(c: Canvas, page: Page, info: SheetInfo, s: SheetSettings, font: F
         c.setFont(name, 7.5 if r else 7)
         if r:
             c.rect(left * mm, (y - 0.6) * mm, 2.8 * mm, 2.8 * mm, stroke=1, fill=0)
-        for text, x in zip(row, CHECKLIST_COLUMNS, strict=True):
-            c.drawString((left + x + (4 if x == 0 else 0)) * mm, y * mm, text)
+        edges = [*CHECKLIST_COLUMNS[1:], 190.0]
+        for text, x, end in zip(row, CHECKLIST_COLUMNS, edges, strict=True):
+            start = x + (4 if x == 0 else 0)
+            size, shown = _fit_cell(text, name, 7.5 if r else 7, end - start - 1.5)
+            c.setFont(name, size)
+            c.drawString((left + start) * mm, y * mm, shown)
         c.setStrokeColor(HexColor("#bbbbbb"))
         c.setLineWidth(0.3)
         c.line(left * mm, (y - 1.6) * mm, (left + 190) * mm, (y - 1.6) * mm)
         c.setStrokeColor(black)
         y -= CHECKLIST_ROW
+
+
+def _fit_cell(text: str, font_name: str, size: float, width_mm: float) -> tuple[float, str]:
+    """Shrink a table cell's text down to 5 pt to fit its column, then shorten it with '…'."""
+    while size > 5 and fonts.string_width_mm(text, font_name, size) > width_mm:
+        size -= 0.25
+    while len(text) > 1 and fonts.string_width_mm(text, font_name, size) > width_mm:
+        text = text[:-2] + "…"
+    return size, text
 
 
 def _cut_guides(c: Canvas, page: Page) -> None:

@@ -119,8 +119,13 @@ def break_lines(
                 continue
             carry: list[Token] = []
             # Oidashi: a line may not start with a closing mark, nor end with an opening one.
-            if tok.kind == "text" and tok.value[0] in NO_LINE_START and len(line) > 1:
-                carry.insert(0, line.pop())
+            if tok.kind == "text" and tok.value[0] in NO_LINE_START:
+                # Pull down the previous character too, and more while the carried part
+                # would itself start with a closing mark (as in "）。").
+                while len(line) > 1:
+                    carry.insert(0, line.pop())
+                    if not (carry[0].kind == "text" and carry[0].value[0] in NO_LINE_START):
+                        break
             while len(line) > 1 and line[-1].kind == "text" and line[-1].value[-1] in NO_LINE_END:
                 carry.insert(0, line.pop())
             while line and line[-1].kind == "space":

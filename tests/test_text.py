@@ -73,3 +73,9 @@ def test_centred_lines_are_centred() -> None:
 )
 def test_lengths_accept_units(text: str | int, mm: float) -> None:
     assert abs(parse_length(text) - mm) < 1e-9
+
+
+def test_two_closing_marks_in_a_row_never_start_a_line() -> None:
+    for width in range(3, 12):
+        for line in fit("斜めには移動できない（ななめ不可）。次の文。", width):
+            assert line[0] not in NO_LINE_START, (width, line)
