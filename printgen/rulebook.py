@@ -351,16 +351,24 @@ def assemble(
                     decks = f" ({per})"
                 name = escape(first.component.name[lang])
                 count = f"{total}枚" if lang == "ja" else f"× {total}"
+                scale = min(1.0, 30.0 / face.width, 42.0 / face.height)
                 cells[lang] = Markup(
                     f'<figure class="piece"><img src="{picture_uri(face)}" alt="{name}" '
-                    f'style="width:{face.width + 2 * face.bleed:.1f}mm"/>'
-                    f"<figcaption><b>{name}</b> {escape(count)}{escape(decks)}</figcaption></figure>"
+                    f'style="width:{face.width * scale:.1f}mm"/>'
+                    f"<figcaption><b>{name}</b><br/>{escape(count)}{escape(decks)}</figcaption></figure>"
                 )
             pairs.append((cells["ja"], cells["en"]))
+        grouped = [
+            (
+                Markup("").join(p[0] for p in pairs[k : k + 3]),
+                Markup("").join(p[1] for p in pairs[k : k + 3]),
+            )
+            for k in range(0, len(pairs), 3)
+        ]
         return Block(
             "components",
             entry.title or lab("components", "内容物", "Components"),
-            pairs,
+            grouped,
             "components",
         )
 
@@ -471,7 +479,9 @@ def assemble(
         elif entry.block == "toc":
             blocks.append(Block("toc", entry.title or lab("toc", "目次", "Contents"), [], "toc"))
         elif entry.block:
-            blocks.append(makers[entry.block](entry, i))
+            made = makers[entry.block](entry, i)
+            if made.pairs:  # a game with no engine yet has no examples to show
+                blocks.append(made)
     if rb.book.quick_reference:
         quick = section(Entry(section=rb.book.quick_reference), len(blocks))
         quick.kind = "quick"
@@ -585,10 +595,12 @@ def _fetcher(allowed: Path) -> Any:
 def render_pdf(html: str, layouts: Path, title: str) -> bytes:
     """HTML to PDF with WeasyPrint; any warning (a missing glyph, a bad style) is an error."""
     import weasyprint
+    from weasyprint.urls import FatalURLFetchingError
 
     logger = logging.getLogger("weasyprint")
     trap = _WarningTrap()
     logger.addHandler(trap)
+    propagate, logger.propagate = logger.propagate, False  # reported by us, once, not as a traceback
     try:
         document = weasyprint.HTML(
             string=html, base_url=str(layouts.resolve()), url_fetcher=_fetcher(layouts)
@@ -596,10 +608,12 @@ def render_pdf(html: str, layouts: Path, title: str) -> bytes:
         pdf: bytes = document.write_pdf(
             pdf_identifier=hashlib.sha256(html.encode()).hexdigest()[:32].encode()
         )
-    except Exception as exc:  # WeasyPrint's fatal fetch errors and the like
-        raise PrintgenError(f"rulebook {title}: {exc}") from None
+    except (Exception, FatalURLFetchingError) as exc:  # the fatal fetch error is no Exception
+        reason = exc.__cause__ if isinstance(exc, FatalURLFetchingError) and exc.__cause__ else exc
+        raise PrintgenError(f"rulebook {title}: {reason}") from None
     finally:
         logger.removeHandler(trap)
+        logger.propagate = propagate
     if trap.messages:
         raise PrintgenError(f"rulebook {title}: WeasyPrint warned: {trap.messages[0]}")
     return pdf

@@ -285,6 +285,12 @@ class SubmarineAttack:
         self.names: tuple[str, ...] = tuple(
             deck_ids[i] if i < len(deck_ids) else f"p{i + 1}" for i in range(n)
         )
+        self.display: tuple[dict[str, str], ...] = tuple(
+            {"ja": game.decks[name].name.ja, "en": game.decks[name].name.en}
+            if name in game.decks
+            else {"ja": name, "en": name}
+            for name in self.names
+        )
         self.cards: dict[str, ActionCard] = {}
         ships_hand, cards_hand = self._hand(game, deck_ids[0], params)
         for deck_id in deck_ids[1:n]:
@@ -589,8 +595,8 @@ class SubmarineAttack:
             grids.append(
                 DiagramGrid(
                     {
-                        "ja": f"{self.names[p]} ({s.scores[p]}点)",
-                        "en": f"{self.names[p]} ({s.scores[p]} points)",
+                        "ja": f"{self.display[p]['ja']} ({s.scores[p]}点)",
+                        "en": f"{self.display[p]['en']} ({s.scores[p]} points)",
                     },
                     tuple(str(k + 1) for k in range(max(self.columns, self.actions_placed))),
                     (

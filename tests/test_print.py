@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from PIL import Image
 from pypdf import PdfReader
+from tests_support import embedded_fonts
 
 from printgen.build import BuildOptions, Project, build, impose, load_all, render_all
 from printgen.imposition import Page
@@ -129,29 +130,9 @@ def test_fold_mode_puts_each_back_beside_its_front(project: Project) -> None:
         assert len(page.folds) == len(fronts)
 
 
-def _fonts(reader: PdfReader) -> dict[str, bool]:
-    found: dict[str, bool] = {}
-    for page in reader.pages:
-        resources = page["/Resources"]
-        stack = [resources]
-        while stack:
-            res = stack.pop().get_object()
-            for font in (res.get("/Font") or {}).values():
-                font = font.get_object()
-                descriptor = font.get("/FontDescriptor")
-                descriptor = descriptor.get_object() if descriptor else {}
-                embedded = any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3"))
-                found[str(font["/BaseFont"])] = embedded
-            for xobject in (res.get("/XObject") or {}).values():
-                xobject = xobject.get_object()
-                if "/Resources" in xobject:
-                    stack.append(xobject["/Resources"])
-    return found
-
-
 def test_every_font_is_embedded(sub_build: Path) -> None:
     for pdf in sorted(sub_build.glob("*.pdf")):
-        found = _fonts(PdfReader(pdf))
+        found = embedded_fonts(PdfReader(pdf))
         assert found, pdf.name
         assert all(found.values()), (pdf.name, found)
 

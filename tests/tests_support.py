@@ -1,0 +1,27 @@
+"""Helpers shared by the tests (not tests themselves)."""
+
+from __future__ import annotations
+
+from pypdf import PdfReader
+
+
+def embedded_fonts(reader: PdfReader) -> dict[str, bool]:
+    found: dict[str, bool] = {}
+    for page in reader.pages:
+        resources = page["/Resources"]
+        stack = [resources]
+        while stack:
+            res = stack.pop().get_object()
+            for font in (res.get("/Font") or {}).values():
+                font = font.get_object()
+                if "/DescendantFonts" in font:  # Type0 (CID) fonts keep the file one level down
+                    font = font["/DescendantFonts"][0].get_object()
+                descriptor = font.get("/FontDescriptor")
+                descriptor = descriptor.get_object() if descriptor else {}
+                embedded = any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3"))
+                found[str(font["/BaseFont"])] = embedded
+            for xobject in (res.get("/XObject") or {}).values():
+                xobject = xobject.get_object()
+                if "/Resources" in xobject:
+                    stack.append(xobject["/Resources"])
+    return found
