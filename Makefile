@@ -29,7 +29,7 @@ test: lint typecheck
 
 bench: $(STAMP)
 	$(BIN)/python bench/print.py
-	@if [ -f bench/engine.py ]; then $(BIN)/python bench/engine.py; fi
+	for script in bench/engine*.py; do $(BIN)/python $$script || exit 1; done
 
 clean:
 	rm -rf out
