@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from printgen.model import Game
-from rules_engine import submarine_attack
+from rules_engine import submarine_attack, subzero
 from rules_engine.core import Engine, RuleOption
 
 
@@ -40,6 +40,7 @@ ENGINES: dict[str, EngineEntry] = {
     submarine_attack.GAME_ID: EngineEntry(
         submarine_attack.GAME_ID, submarine_attack.OPTIONS, submarine_attack.SubmarineAttack
     ),
+    subzero.GAME_ID: EngineEntry(subzero.GAME_ID, subzero.OPTIONS, subzero.Subzero),
 }
 
 

@@ -1,0 +1,82 @@
+"""Random full games of S.U.B.Z.E.R.O. per second, on one core.
+
+    .venv/bin/python bench/engine_subzero.py [--seconds 2] [--players 4] [--ending survival ...]
+
+Two drivers: the engine's own `play_random` (draws only legal actions, so it skips the
+legality check but still records the full history), and the generic protocol driver
+`rules_engine.core.play_random` (`sample_action` + checked `apply`/`apply_joint`).  Both
+play the same game for the same seed.  Rates are games per CPU second of this process
+(`time.process_time`), so other work on the machine does not lower them much.
+
+Every game ends by its ending mode (default options otherwise): deathmatch and survival
+end at the damage limit of game.yaml (5), all-out attack when one player has hit every
+other player; a game where nobody can record a hit any more (HIT tokens used up) is a
+draw.  Random players throw in random directions, so deathmatch games are long.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from printgen.model import load_game  # noqa: E402
+from rules_engine.core import play_random  # noqa: E402
+from rules_engine.subzero import ALL_OUT, DEATHMATCH, SURVIVAL, Subzero  # noqa: E402
+
+
+def rate(engine: Subzero, seconds: float, generic: bool) -> tuple[float, float, float]:
+    """Games per CPU second, mean turns per game and mean history entries per game."""
+    games = turns = entries = 0
+    start = time.process_time()
+    deadline = start + seconds
+    while True:
+        for _ in range(20):
+            state = engine.new_initial_state()
+            rng = random.Random(games)
+            if generic:
+                play_random(state, rng)
+            else:
+                state.play_random(rng)
+            games += 1
+            turns += state.turn
+            entries += len(state.history)
+        now = time.process_time()
+        if now >= deadline:
+            return games / (now - start), turns / games, entries / games
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--players", type=int, action="append", help="default: 4")
+    parser.add_argument(
+        "--ending", action="append", choices=(DEATHMATCH, SURVIVAL, ALL_OUT), help="default: all"
+    )
+    parser.add_argument("--no-generic", action="store_true", help="skip the checked driver")
+    args = parser.parse_args()
+    game = load_game(ROOT / "components" / "subzero")
+    print(f"S.U.B.Z.E.R.O., random full games per CPU second on one core ({args.seconds:g} s each)")
+    for players in args.players or [4]:
+        for ending in args.ending or [DEATHMATCH, SURVIVAL, ALL_OUT]:
+            engine = Subzero(game, None, {"players": players, "ending": ending})
+            rate(engine, min(args.seconds, 0.3), generic=False)  # warm the engine's caches
+            fast, turns, entries = rate(engine, args.seconds, generic=False)
+            line = (
+                f"  {players} players {ending:15} {fast:8,.0f} games/s (engine driver)  "
+                f"{turns:6.1f} turns/game  {entries:7.0f} actions/game  "
+                f"{fast * entries:9,.0f} actions/s"
+            )
+            if not args.no_generic:
+                checked, _, _ = rate(engine, args.seconds, generic=True)
+                line += f"  {checked:7,.0f} games/s (generic checked driver)"
+            print(line)
+
+
+if __name__ == "__main__":
+    main()
