@@ -1,0 +1,81 @@
+"""Random full games of SQUARES II per second, on one core.
+
+    .venv/bin/python bench/engine_squares2.py [--seconds 2] [--option turn_limit=200 ...]
+
+Two drivers: the engine's own `play_random` (draws only legal actions, so it skips the
+legality check but still records the full history), and the generic protocol driver
+`rules_engine.core.play_random` (`sample_action` + checked `apply`), which is what any
+engine gets.  Both play the same game for the same seed.  Time is the process's CPU time,
+so the figure is per core even on a busy machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from printgen.model import load_game  # noqa: E402
+from rules_engine.core import play_random  # noqa: E402
+from rules_engine.squares2 import OPTIONS, Squares2  # noqa: E402
+
+
+def rate(engine: Squares2, seconds: float, generic: bool) -> tuple[float, float, float]:
+    """Games per CPU second, and the mean actions and turns per game."""
+    games = actions = turns = 0
+    start = time.process_time()
+    deadline = start + seconds
+    while True:
+        for _ in range(10):
+            state = engine.new_initial_state()
+            rng = random.Random(games)
+            if generic:
+                play_random(state, rng)
+            else:
+                state.play_random(rng)
+            games += 1
+            actions += len(state.history)
+            turns += state.turn
+        now = time.process_time()
+        if now >= deadline:
+            return games / (now - start), actions / games, turns / games
+
+
+def parse_option(text: str) -> tuple[str, object]:
+    name, _, raw = text.partition("=")
+    default = next((o.default for o in OPTIONS if o.name == name), None)
+    if isinstance(default, bool):
+        return name, raw.lower() in ("1", "true", "yes")
+    if isinstance(default, int):
+        return name, int(raw)
+    return name, raw
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--option", action="append", default=[], help="NAME=VALUE")
+    args = parser.parse_args()
+    game = load_game(ROOT / "components" / "squares2")
+    options = dict(parse_option(o) for o in args.option)
+    sets = [options] if options else [{}, {"turn_limit": 200}]
+    print(f"SQUARES II, random full games per second on one core ({args.seconds:g} s CPU each)")
+    for chosen in sets:
+        engine = Squares2(game, options=chosen)
+        fast, actions, turns = rate(engine, args.seconds, generic=False)
+        checked, _, _ = rate(engine, args.seconds, generic=True)
+        label = ", ".join(f"{k}={v}" for k, v in chosen.items()) or "default options"
+        print(
+            f"  {label:24} {fast:7,.0f} games/s (engine driver)  "
+            f"{checked:7,.0f} games/s (generic checked driver)  "
+            f"{actions:.0f} actions, {turns:.0f} turns per game"
+        )
+
+
+if __name__ == "__main__":
+    main()
