@@ -456,7 +456,7 @@ def assemble(
         for result in examples:
             cells = {}
             for lang in ("ja", "en"):
-                cells[lang] = example_html(result, lang)
+                cells[lang] = example_html(result, lang, palette)
             pairs.append((cells["ja"], cells["en"]))
         return Block(
             "examples",
@@ -465,6 +465,7 @@ def assemble(
             "examples",
         )
 
+    palette = {deck_id: tint(deck.colour) for deck_id, deck in game.decks.items()}
     makers: dict[str, GeneratedBlock] = {
         "components": components,
         "picture": picture,
@@ -489,7 +490,13 @@ def assemble(
     return blocks
 
 
-def example_html(result: Any, lang: str) -> Markup:
+def tint(colour: str, keep: float = 0.35) -> str:
+    """A light version of a colour for a diagram cell's fill."""
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return "#{:02x}{:02x}{:02x}".format(*(round(255 - (255 - v) * keep) for v in (r, g, b)))
+
+
+def example_html(result: Any, lang: str, palette: dict[str, str] | None = None) -> Markup:
     reading = f"ルール {result.version}" if lang == "ja" else f"rules {result.version}"
     if result.options:
         reading += ", " + ", ".join(f"{k} = {v}" for k, v in result.options.items())
@@ -503,7 +510,7 @@ def example_html(result: Any, lang: str) -> Markup:
         if step.notation and step.notation != "exhaust chance":
             out.append(f'<div class="ex-code">{escape(step.notation)}</div>')
         for grid in step.diagram or ():
-            out.append(diagram_html(grid, lang))
+            out.append(diagram_html(grid, lang, palette or {}))
         out.append("</div>")
     out.append("</div>")
     return Markup(autospace("".join(out)))
@@ -515,7 +522,7 @@ MARK_FILL = {"sunk": "#b8322a", "active": "#ffe58a", "hit": "#b8322a", "empty": 
 MARK_INK = {"sunk": "#ffffff", "hit": "#ffffff"}
 
 
-def diagram_html(grid: Any, lang: str) -> str:
+def diagram_html(grid: Any, lang: str, palette: dict[str, str] | None = None) -> str:
     """A diagram grid as inline SVG (vector, and much lighter to lay out than a table)."""
     cols = max(len(cells) for _label, cells in grid.rows)
     cell, left, top = DIAGRAM_CELL, DIAGRAM_LABEL, 8.0
@@ -538,7 +545,7 @@ def diagram_html(grid: Any, lang: str) -> str:
         )
         for c, item in enumerate(cells):
             x = left + c * cell
-            fill = MARK_FILL.get(item.mark, "#ffffff")
+            fill = MARK_FILL.get(item.mark) or (palette or {}).get(item.mark, "#ffffff")
             ink = MARK_INK.get(item.mark, "#111111")
             out.append(
                 f'<rect x="{x:.2f}" y="{y:.2f}" width="{cell}" height="{cell}" fill="{fill}" stroke="#888" stroke-width="0.15"/>'
