@@ -156,20 +156,43 @@ def sync_section(game: Game, section_id: str) -> None:
     if section_id not in rb.sections:
         raise PrintgenError(f"no section '{section_id}' in {game.id}'s rulebook")
     sec = rb.sections[section_id]
-    text = path.read_text(encoding="utf-8")
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
     for lang, other in (("ja", "en"), ("en", "ja")):
-        new = f"translates: {sec.fingerprint(other)}"
-        block = re.compile(rf"(^{lang}:\n(?:[ \t]+.*\n|\n)*?)([ \t]+)translates:.*$", re.M)
-        found = block.search(text)
-        if found:
-            text = (
-                text[: found.start()]
-                + f"{found.group(1)}{found.group(2)}{new}"
-                + text[found.end() :]
-            )
+        stamp = f"translates: {sec.fingerprint(other)}\n"
+        head = next(i for i, line in enumerate(lines) if line.rstrip() == f"{lang}:")
+        end = next(
+            (
+                i
+                for i in range(head + 1, len(lines))
+                if lines[i].strip() and not lines[i][0].isspace()
+            ),
+            len(lines),
+        )
+        found = next(
+            (i for i in range(head + 1, end) if re.match(r"^  translates:", lines[i])), None
+        )
+        if found is None:
+            lines.insert(head + 1, f"  {stamp}")
         else:
-            text = re.sub(rf"^{lang}:\n", f"{lang}:\n  {new}\n", text, count=1, flags=re.M)
-    path.write_text(text, encoding="utf-8")
+            lines[found] = f"  {stamp}"
+    path.write_text("".join(lines), encoding="utf-8")
+
+
+class DataDict(dict[str, Any]):
+    """Game data for templates: `rules.values` is the `values` key, never dict.values."""
+
+    def __getattribute__(self, name: str) -> Any:
+        if not name.startswith("_") and dict.__contains__(self, name):
+            return dict.__getitem__(self, name)
+        return super().__getattribute__(name)
+
+
+def data_view(value: Any) -> Any:
+    if isinstance(value, dict):
+        return DataDict({k: data_view(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return [data_view(v) for v in value]
+    return value
 
 
 # --- text -----------------------------------------------------------------------------
@@ -228,7 +251,7 @@ class TextContext:
         return {
             "game": g.info,
             "title": g.info.title[self.lang],
-            "rules": g.rule_params(),
+            "rules": data_view(g.rule_params()),
             "version": g.version(),
             "versions": g.info.rule_versions,
             "decks": list(g.decks.values()),
@@ -261,7 +284,8 @@ class TextContext:
         return total
 
     def values(self, component_id: str) -> dict[str, Any]:
-        return dict(self._matching(component_id)[0].component.values)
+        view: dict[str, Any] = data_view(dict(self._matching(component_id)[0].values))
+        return view
 
     def name(self, component_id: str) -> str:
         text: Text = self._matching(component_id)[0].component.name
@@ -315,6 +339,7 @@ def assemble(
     """Every block of the book, in order, with both languages' HTML."""
     game = rb.game
     ctx = {lang: TextContext(game, lang) for lang in ("ja", "en")}
+    rb_where = Location(rb.folder / "book.yaml")
     label = rb.book.labels
 
     def lab(key: str, ja: str, en: str) -> Text:
@@ -378,7 +403,11 @@ def assemble(
         cells = {}
         for lang in ("ja", "en"):
             face = faces[lang][f"{piece.id}.front.{lang}"]
-            caption = escape(entry.caption[lang]) if entry.caption else ""
+            caption = (
+                escape(render_text(entry.caption[lang], ctx[lang], rb_where))
+                if entry.caption
+                else ""
+            )
             cells[lang] = Markup(
                 f'<figure class="picture"><img src="{picture_uri(face)}" alt="{caption}"/>'
                 f"<figcaption>{caption}</figcaption></figure>"
@@ -607,7 +636,10 @@ def render_pdf(html: str, layouts: Path, title: str) -> bytes:
     logger = logging.getLogger("weasyprint")
     trap = _WarningTrap()
     logger.addHandler(trap)
-    propagate, logger.propagate = logger.propagate, False  # reported by us, once, not as a traceback
+    propagate, logger.propagate = (
+        logger.propagate,
+        False,
+    )  # reported by us, once, not as a traceback
     try:
         document = weasyprint.HTML(
             string=html, base_url=str(layouts.resolve()), url_fetcher=_fetcher(layouts)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from printgen.model import Game
-from rules_engine import squares2, submarine_attack, subzero
+from rules_engine import squares2, submarine_attack, subzero, susumuka_modoruka
 from rules_engine.core import Engine, RuleOption
 
 
@@ -42,6 +42,9 @@ ENGINES: dict[str, EngineEntry] = {
         submarine_attack.GAME_ID, submarine_attack.OPTIONS, submarine_attack.SubmarineAttack
     ),
     subzero.GAME_ID: EngineEntry(subzero.GAME_ID, subzero.OPTIONS, subzero.Subzero),
+    susumuka_modoruka.GAME_ID: EngineEntry(
+        susumuka_modoruka.GAME_ID, susumuka_modoruka.OPTIONS, susumuka_modoruka.SusumukaModoruka
+    ),
 }
 
 

@@ -1,0 +1,73 @@
+"""Random full games of Susumuka & Modoruka per second, on one core.
+
+    .venv/bin/python bench/engine_susumuka.py [--seconds 2] [--players 4 ...]
+
+Two drivers: the engine's own `play_random` (draws only legal actions, so it skips the
+legality check but still records the full history), and the generic protocol driver
+`rules_engine.core.play_random` (`sample_action` + checked `apply`), which is what any
+engine gets.  Both play the same game for the same seed.  The process runs on one core
+(it is single-threaded), so games per second is games per second per core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from printgen.model import load_game  # noqa: E402
+from rules_engine.core import play_random  # noqa: E402
+from rules_engine.susumuka_modoruka import SusumukaModoruka  # noqa: E402
+
+
+def rate(engine: SusumukaModoruka, seconds: float, generic: bool) -> tuple[float, float]:
+    """Games per second (CPU time of this process), and the mean number of steps per game."""
+    games = 0
+    steps = 0
+    start = time.process_time()
+    deadline = start + seconds
+    while True:
+        for _ in range(20):
+            state = engine.new_initial_state()
+            rng = random.Random(games)
+            if generic:
+                play_random(state, rng)
+            else:
+                state.play_random(rng)
+            games += 1
+            steps += len(state.history)
+        now = time.process_time()
+        if now >= deadline:
+            return games / (now - start), steps / games
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument(
+        "--players", type=int, action="append", help="player counts (default: 2, 3 and 4)"
+    )
+    args = parser.parse_args()
+    game = load_game(ROOT / "components" / "susumuka-modoruka")
+    counts = args.players or [2, 3, 4]
+    print(
+        "Susumuka & Modoruka, random full games per second per core "
+        f"({args.seconds:g} s of CPU each)"
+    )
+    for players in counts:
+        engine = SusumukaModoruka(game, None, {"players": players})
+        fast, steps = rate(engine, args.seconds, generic=False)
+        checked, _ = rate(engine, args.seconds, generic=True)
+        print(
+            f"  {players} players {fast:8,.0f} games/s (engine driver)  "
+            f"{checked:8,.0f} games/s (generic checked driver)  {steps:.0f} steps/game"
+        )
+
+
+if __name__ == "__main__":
+    main()
