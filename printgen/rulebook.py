@@ -313,6 +313,9 @@ class Block:
     title: Text
     pairs: list[tuple[Markup, Markup]]
     kind: str = "section"
+    # For the side-by-side edition, rows of (ja, en, full width) when the pairs would repeat
+    # a language-neutral picture in both columns (worked examples' diagrams).
+    sbs: list[tuple[Markup, Markup, Markup]] | None = None
 
 
 def picture_uri(face: Face) -> str:
@@ -482,17 +485,15 @@ def assemble(
 
     def examples_block(entry: Entry, i: int) -> Block:
         pairs = []
+        rows: list[tuple[Markup, Markup, Markup]] = []
         for result in examples:
             cells = {}
             for lang in ("ja", "en"):
                 cells[lang] = example_html(result, lang, palette)
             pairs.append((cells["ja"], cells["en"]))
-        return Block(
-            "examples",
-            entry.title or lab("examples", "プレイ例", "Worked examples"),
-            pairs,
-            "examples",
-        )
+            rows.extend(example_rows(result, palette))
+        title = entry.title or lab("examples", "プレイ例", "Worked examples")
+        return Block("examples", title, pairs, "examples", rows)
 
     palette = {deck_id: tint(deck.colour) for deck_id, deck in game.decks.items()}
     makers: dict[str, GeneratedBlock] = {
@@ -525,6 +526,48 @@ def tint(colour: str, keep: float = 0.35) -> str:
     return "#{:02x}{:02x}{:02x}".format(*(round(255 - (255 - v) * keep) for v in (r, g, b)))
 
 
+def example_rows(result: Any, palette: dict[str, str]) -> list[tuple[Markup, Markup, Markup]]:
+    """An example for the side-by-side edition: narratives in two columns, each step's
+    diagram once, across both, with labels in both languages."""
+    rows: list[tuple[Markup, Markup, Markup]] = []
+    head = {}
+    for lang in ("ja", "en"):
+        reading = f"ルール {result.version}" if lang == "ja" else f"rules {result.version}"
+        if result.options:
+            reading += ", " + ", ".join(f"{k} = {v}" for k, v in result.options.items())
+        head[lang] = Markup(
+            f'<div class="ex-title">{escape(result.title[lang])}</div><div class="ex-reading">{escape(reading)}</div>'
+        )
+    rows.append((head["ja"], head["en"], Markup("")))
+    for step in result.steps:
+        says = {
+            lang: Markup(
+                autospace(
+                    f'<div class="ex-say"><span class="ex-n">{step.index}</span> {escape(step.say[lang])}</div>'
+                )
+            )
+            for lang in ("ja", "en")
+        }
+        code = ""
+        if step.notation and step.notation != "exhaust chance":
+            code = f'<div class="ex-code">{escape(step.notation)}</div>'
+        drawn = "".join(diagram_html(grid, "ja-en", palette) for grid in step.diagram or ())
+        rows.append(
+            (
+                says["ja"],
+                says["en"],
+                Markup(f'<div class="ex-step">{code}<div class="diagrams">{drawn}</div></div>'),
+            )
+        )
+    return rows
+
+
+def _label(text: Any, lang: str) -> str:
+    if lang == "ja-en":
+        return str(text["ja"]) if text["ja"] == text["en"] else f"{text['ja']} / {text['en']}"
+    return str(text[lang])
+
+
 def example_html(result: Any, lang: str, palette: dict[str, str] | None = None) -> Markup:
     reading = f"ルール {result.version}" if lang == "ja" else f"rules {result.version}"
     if result.options:
@@ -551,42 +594,73 @@ MARK_FILL = {"sunk": "#b8322a", "active": "#ffe58a", "hit": "#b8322a", "empty": 
 MARK_INK = {"sunk": "#ffffff", "hit": "#ffffff"}
 
 
+def _text_mm(text: str, size: float) -> float:
+    """A generous width estimate for SVG text (wide for CJK, narrow for Latin)."""
+    return sum(size if ord(ch) > 0x2E7F else size * 0.6 for ch in text)
+
+
 def diagram_html(grid: Any, lang: str, palette: dict[str, str] | None = None) -> str:
-    """A diagram grid as inline SVG (vector, and much lighter to lay out than a table)."""
+    """A diagram grid as inline SVG: one path for the grid lines, a rectangle only for a
+    marked cell and text only for a filled one (few elements keep the layout fast).
+    Columns widen to fit their heading and contents."""
     cols = max(len(cells) for _label, cells in grid.rows)
-    cell, left, top = DIAGRAM_CELL, DIAGRAM_LABEL, 8.0
-    width = left + cols * cell + 1
+    widths = [DIAGRAM_CELL] * cols
+    for c in range(cols):
+        texts_in = [grid.columns[c]] if c < len(grid.columns) else []
+        texts_in += [cells[c].text for _label, cells in grid.rows if c < len(cells)]
+        widths[c] = max(DIAGRAM_CELL, *(_text_mm(t, 2.4) + 1.2 for t in texts_in))
+    starts = [sum(widths[:c]) for c in range(cols)]
+    labels = [_label(label, lang) for label, _cells in grid.rows]
+    cell, top = DIAGRAM_CELL, 8.0
+    left = max(DIAGRAM_LABEL / 2, *(_text_mm(t, 2.2) + 2 for t in labels))
+    width = max(left + sum(widths) + 1, _text_mm(_label(grid.title, lang), 2.6) + 1)
     height = top + len(grid.rows) * cell + 1
+    font = 'font-family="PG Gothic"'
     out = [
         f'<svg class="diagram" xmlns="http://www.w3.org/2000/svg" width="{width:.1f}mm" '
         f'height="{height:.1f}mm" viewBox="0 0 {width:.1f} {height:.1f}">',
-        f'<text x="0" y="3" font-size="2.6" font-family="PG Gothic" fill="#333">{escape(grid.title[lang])}</text>',
+        f'<text x="0" y="3" font-size="2.6" {font} fill="#333">{escape(_label(grid.title, lang))}</text>',
     ]
     for c, label in enumerate(grid.columns[:cols]):
-        x = left + c * cell + cell / 2
         out.append(
-            f'<text x="{x:.2f}" y="{top - 1:.2f}" font-size="2.2" font-family="PG Gothic" fill="#888" text-anchor="middle">{escape(label)}</text>'
+            f'<text x="{left + starts[c] + widths[c] / 2:.2f}" y="{top - 1:.2f}" font-size="2.2" {font} '
+            f'fill="#888" text-anchor="middle">{escape(label)}</text>'
         )
-    for r, (label, cells) in enumerate(grid.rows):
+    lines: list[str] = []
+    marks: list[str] = []
+    texts: list[str] = []
+    for r, (_label_text, cells) in enumerate(grid.rows):
         y = top + r * cell
-        out.append(
-            f'<text x="{left - 1:.2f}" y="{y + cell * 0.68:.2f}" font-size="2.2" font-family="PG Gothic" fill="#666" text-anchor="end">{escape(label[lang])}</text>'
+        texts.append(
+            f'<text x="{left - 1:.2f}" y="{y + cell * 0.68:.2f}" font-size="2.2" {font} fill="#666" '
+            f'text-anchor="end">{escape(labels[r])}</text>'
         )
+        if cells:
+            span = sum(widths[: len(cells)])
+            lines.append(f"M{left:.2f} {y:.2f}h{span:.2f}M{left:.2f} {y + cell:.2f}h{span:.2f}")
+            lines.extend(f"M{left + starts[c]:.2f} {y:.2f}v{cell:.2f}" for c in range(len(cells)))
+            lines.append(f"M{left + span:.2f} {y:.2f}v{cell:.2f}")
         for c, item in enumerate(cells):
-            x = left + c * cell
-            fill = MARK_FILL.get(item.mark) or (palette or {}).get(item.mark, "#ffffff")
-            ink = MARK_INK.get(item.mark, "#111111")
-            out.append(
-                f'<rect x="{x:.2f}" y="{y:.2f}" width="{cell}" height="{cell}" fill="{fill}" stroke="#888" stroke-width="0.15"/>'
-            )
-            if item.text:
-                out.append(
-                    f'<text x="{x + cell / 2:.2f}" y="{y + cell * 0.68:.2f}" font-size="2.4" font-family="PG Gothic" fill="{ink}" text-anchor="middle">{escape(item.text)}</text>'
+            x, w = left + starts[c], widths[c]
+            fill = MARK_FILL.get(item.mark) or (palette or {}).get(item.mark)
+            if fill:
+                marks.append(
+                    f'<rect x="{x:.2f}" y="{y:.2f}" width="{w:.2f}" height="{cell}" fill="{fill}"/>'
                 )
             if item.mark in ("sunk", "hit"):
-                out.append(
-                    f'<line x1="{x + 0.6:.2f}" y1="{y + cell - 0.6:.2f}" x2="{x + cell - 0.6:.2f}" y2="{y + 0.6:.2f}" stroke="#ffffff" stroke-width="0.3"/>'
+                marks.append(
+                    f'<path d="M{x + 0.6:.2f} {y + cell - 0.6:.2f}L{x + w - 0.6:.2f} {y + 0.6:.2f}" '
+                    'stroke="#ffffff" stroke-width="0.3"/>'
                 )
+            if item.text:
+                ink = MARK_INK.get(item.mark, "#111111")
+                texts.append(
+                    f'<text x="{x + w / 2:.2f}" y="{y + cell * 0.68:.2f}" font-size="2.4" {font} '
+                    f'fill="{ink}" text-anchor="middle">{escape(item.text)}</text>'
+                )
+    out.extend(marks)
+    out.append(f'<path d="{"".join(lines)}" fill="none" stroke="#888" stroke-width="0.15"/>')
+    out.extend(texts)
     out.append("</svg>")
     return "".join(out)
 

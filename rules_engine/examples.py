@@ -437,8 +437,13 @@ def _enumerate(
     leaves = 0
     counts: dict[str, Counter[Any]] = {name: Counter() for name in wanted}
     query = engine.query
-    for outcome in state.legal_actions(CHANCE):
-        outcomes += 1
+    # An engine may group chance outcomes the rules cannot tell apart (dice in another
+    # order) and give each class its weight; every count below is weighted alike.
+    classes = getattr(engine, "chance_classes", None)
+    grouped = classes(state) if classes else None
+    weighted = grouped if grouped is not None else [(o, 1) for o in state.legal_actions(CHANCE)]
+    for outcome, weight in weighted:
+        outcomes += weight
         child = state.clone()
         child.apply(outcome)
         stack = [child]
@@ -458,7 +463,7 @@ def _enumerate(
                 node.apply(actions[-1])
                 stack.append(node)
                 continue
-            leaves += 1
+            leaves += weight
             for name in wanted:
-                counts[name][query(node, name)] += 1
+                counts[name][query(node, name)] += weight
     return outcomes, leaves, counts

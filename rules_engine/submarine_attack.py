@@ -20,7 +20,10 @@ grade (EA, EB); a transport is its number of ships.
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
+from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
@@ -567,6 +570,20 @@ class SubmarineAttack:
 
     def query_names(self) -> tuple[str, ...]:
         return self.QUERIES
+
+    def chance_classes(self, state: Any) -> list[tuple[Action, int]] | None:
+        """Dice rolls grouped by the faces they show, whatever their order (the rules only
+        count faces), each with the number of ordered rolls it stands for."""
+        if not isinstance(state, SubmarineAttackState) or state.phase != ROLL:
+            return None
+        n = state.dice
+        classes: list[tuple[Action, int]] = []
+        for faces in itertools.combinations_with_replacement(self.face_list, n):
+            weight = math.factorial(n)
+            for k in Counter(faces).values():
+                weight //= math.factorial(k)
+            classes.append((Roll(faces), weight))
+        return classes
 
     def diagram(self, state: Any) -> Diagram:
         """Each player's columns (ship numbers, sunk ones marked) and action slots (revealed
