@@ -27,7 +27,14 @@ from printgen.layouts import LayoutLibrary, load_library
 from printgen.model import Game, Piece, find_games, load_game
 from printgen.ops import Face
 from printgen.render import faces_of, piece_size
-from printgen.rulebook import Rulebook, has_rulebook, load_rulebook, make_rulebooks
+from printgen.rulebook import (
+    Rulebook,
+    has_rulebook,
+    load_rulebook,
+    make_rulebooks,
+    render_pdf,
+    rulebook_html,
+)
 from printgen.sheets import SheetInfo, checklist_rows_per_page, write_calibration, write_sheets
 
 Progress = Callable[[str, int], None]  # (step description, units of work done)
@@ -445,10 +452,9 @@ def up_to_date(folder: Path, fingerprint: str) -> bool:
     return all((folder / str(f["path"])).is_file() for f in manifest.get("files", []))
 
 
-def _rulebook_job(root: Path, game_id: str) -> dict[str, bytes]:
-    """In a worker process: load the game again and render its three rulebooks."""
-    lib, (game,) = load_all(Project(root), [game_id])
-    return make_rulebooks(lib, load_rulebook(game))
+def _pdf_job(html: str, layouts: Path, title: str) -> bytes:
+    """In a worker process: one rulebook edition, HTML to PDF."""
+    return render_pdf(html, layouts, title)
 
 
 def build(
@@ -478,34 +484,33 @@ def build(
     out_root.mkdir(parents=True, exist_ok=True)
     stagings: list[tuple[Path, Path]] = []
     books = [r for r in rendered if r.rulebook is not None]
-    pool = (
-        ProcessPoolExecutor(max_workers=max(1, min(opts.jobs, len(books))))
-        if len(books) > 1 and opts.jobs > 1
-        else None
-    )
+    # One job per edition, the largest (side by side) first, spread over the worker processes
+    # while this process draws the sheets.
+    pool = ProcessPoolExecutor(max_workers=opts.jobs) if books and opts.jobs > 1 else None
     try:
-        futures = (
-            {
-                r.game.id: pool.submit(_rulebook_job, project.root.resolve(), r.game.id)
-                for r in books
-            }
-            if pool
-            else {}
-        )
+        futures = {}
+        if pool:
+            # Examples are checked and the HTML assembled here; the worker processes turn
+            # it into PDF (the slow part) while this process goes on to draw the sheets.
+            for r in books:
+                assert r.rulebook is not None
+                pages = rulebook_html(lib, r.rulebook)
+                for edition in ("ja-en", "ja", "en"):
+                    title = f"{r.game.id} ({edition})"
+                    futures[(r.game.id, edition)] = pool.submit(
+                        _pdf_job, pages[edition], lib.root, title
+                    )
+
+        def collect(game_id: str) -> Callable[[], dict[str, bytes]] | None:
+            if not pool:
+                return None
+            return lambda: {e: futures[(game_id, e)].result() for e in ("ja", "en", "ja-en")}
+
         for r in rendered:
             staging = Path(tempfile.mkdtemp(prefix=f".{r.game.id}.tmp-", dir=out_root))
             stagings.append((staging, out_root / r.game.id))
-            future = futures.get(r.game.id)
             results.append(
-                write_game(
-                    lib,
-                    r,
-                    opts,
-                    staging,
-                    report,
-                    future.result if future else None,
-                    prints[r.game.id],
-                )
+                write_game(lib, r, opts, staging, report, collect(r.game.id), prints[r.game.id])
             )
     except BaseException:
         for staging, _final in stagings:

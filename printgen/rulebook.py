@@ -761,8 +761,11 @@ def faces_for_rulebook(lib: LayoutLibrary, game: Game) -> dict[str, dict[str, Fa
     return {lang: faces_of(game, lib, lang) for lang in ("ja", "en")}
 
 
-def make_rulebooks(lib: LayoutLibrary, rb: Rulebook) -> dict[str, bytes]:
-    """The three editions of a game's rulebook; a failing worked example stops the build."""
+def rulebook_html(
+    lib: LayoutLibrary, rb: Rulebook, editions: tuple[str, ...] = EDITIONS
+) -> dict[str, str]:
+    """The HTML of each edition; every worked example is checked first and a failing one
+    stops the build, naming the example and the step."""
     from rules_engine.examples import check_game
     from rules_engine.registry import engine_for
 
@@ -786,9 +789,12 @@ def make_rulebooks(lib: LayoutLibrary, rb: Rulebook) -> dict[str, bytes]:
         results = [known[name] for name in rb.book.examples]
     faces = faces_for_rulebook(lib, game)
     blocks = assemble(rb, faces, results, entry.options if entry else ())
-    return {
-        edition: render_pdf(
-            html_of(rb, blocks, edition, lib.root), lib.root, f"{game.id} ({edition})"
-        )
-        for edition in EDITIONS
-    }
+    return {edition: html_of(rb, blocks, edition, lib.root) for edition in editions}
+
+
+def make_rulebooks(
+    lib: LayoutLibrary, rb: Rulebook, editions: tuple[str, ...] = EDITIONS
+) -> dict[str, bytes]:
+    """Editions of a game's rulebook as PDF (default all three)."""
+    pages = rulebook_html(lib, rb, editions)
+    return {e: render_pdf(html, lib.root, f"{rb.game.id} ({e})") for e, html in pages.items()}
