@@ -452,9 +452,9 @@ def up_to_date(folder: Path, fingerprint: str) -> bool:
     return all((folder / str(f["path"])).is_file() for f in manifest.get("files", []))
 
 
-def _pdf_job(html: str, layouts: Path, title: str) -> bytes:
+def _pdf_job(html: str, layouts: Path, title: str, pictures: Path) -> bytes:
     """In a worker process: one rulebook edition, HTML to PDF."""
-    return render_pdf(html, layouts, title)
+    return render_pdf(html, layouts, title, pictures)
 
 
 def build(
@@ -487,6 +487,7 @@ def build(
     # One job per edition, the largest (side by side) first, spread over the worker processes
     # while this process draws the sheets.
     pool = ProcessPoolExecutor(max_workers=opts.jobs) if books and opts.jobs > 1 else None
+    pictures = Path(tempfile.mkdtemp(prefix=".pictures-", dir=out_root))
     try:
         futures = {}
         if pool:
@@ -494,11 +495,11 @@ def build(
             # it into PDF (the slow part) while this process goes on to draw the sheets.
             for r in books:
                 assert r.rulebook is not None
-                pages = rulebook_html(lib, r.rulebook)
+                pages = rulebook_html(lib, r.rulebook, pictures=pictures)
                 for edition in ("ja-en", "ja", "en"):
                     title = f"{r.game.id} ({edition})"
                     futures[(r.game.id, edition)] = pool.submit(
-                        _pdf_job, pages[edition], lib.root, title
+                        _pdf_job, pages[edition], lib.root, title, pictures
                     )
 
         def collect(game_id: str) -> Callable[[], dict[str, bytes]] | None:
@@ -519,6 +520,7 @@ def build(
     finally:
         if pool:
             pool.shutdown(cancel_futures=True)
+        shutil.rmtree(pictures, ignore_errors=True)
     built = [r for r in results if not r.up_to_date]
     for (staging, final), result in zip(stagings, built, strict=True):
         swap_in(staging, final)

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import io
 import logging
 import re
+import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,8 +31,9 @@ from printgen.errors import ErrorList, Location, PrintgenError
 from printgen.layouts import LayoutLibrary
 from printgen.model import Game, Identifier, Strict, Text
 from printgen.ops import Face
-from printgen.raster import png_bytes
+from printgen.raster import draw_face
 from printgen.source import Document, load_yaml, validate
+from printgen.units import Length
 
 EDITIONS = ("ja", "en", "ja-en")
 PICTURE_DPI = 110
@@ -57,6 +60,7 @@ class Entry(Strict):
     piece: str | None = None
     caption: Text | None = None
     title: Text | None = None
+    width: Length | None = None  # of a picture, in mm (default: the column width)
 
 
 class Book(Strict):
@@ -318,8 +322,18 @@ class Block:
     sbs: list[tuple[Markup, Markup, Markup]] | None = None
 
 
-def picture_uri(face: Face) -> str:
-    return "data:image/png;base64," + base64.b64encode(png_bytes(face, PICTURE_DPI)).decode("ascii")
+def picture_uri(face: Face, folder: Path | None = None) -> str:
+    """A piece's picture for the rulebook, as JPEG (PDF embeds it as it is): a file in
+    `folder` (quick for WeasyPrint to parse) or, without one, a data: URI."""
+    out = io.BytesIO()
+    draw_face(face, PICTURE_DPI).save(out, format="JPEG", quality=88, optimize=False)
+    data = out.getvalue()
+    if folder is None:
+        return "data:image/jpeg;base64," + base64.b64encode(data).decode("ascii")
+    path = folder / f"{hashlib.sha256(data).hexdigest()[:24]}.jpg"
+    if not path.exists():
+        path.write_bytes(data)
+    return path.resolve().as_uri()
 
 
 def _pair_blocks(ja: list[Markup], en: list[Markup]) -> list[tuple[Markup, Markup]]:
@@ -338,6 +352,7 @@ def assemble(
     faces: dict[str, dict[str, Face]],
     examples: list[Any],
     options: tuple[Any, ...],
+    pictures: Path | None = None,
 ) -> list[Block]:
     """Every block of the book, in order, with both languages' HTML."""
     game = rb.game
@@ -359,7 +374,11 @@ def assemble(
             )
             for lang in ("ja", "en")
         }
-        return Block(entry.section, sec.section.title, _pair_blocks(parts["ja"], parts["en"]))
+        title = Text(
+            ja=render_text(sec.section.title.ja, ctx["ja"], sec.doc.where(("title",))),
+            en=render_text(sec.section.title.en, ctx["en"], sec.doc.where(("title",))),
+        )
+        return Block(entry.section, title, _pair_blocks(parts["ja"], parts["en"]))
 
     def components(entry: Entry, i: int) -> Block:
         rows: dict[str, list[Any]] = {}
@@ -381,7 +400,7 @@ def assemble(
                 count = f"{total}枚" if lang == "ja" else f"× {total}"
                 scale = min(1.0, 30.0 / face.width, 42.0 / face.height)
                 cells[lang] = Markup(
-                    f'<figure class="piece"><img src="{picture_uri(face)}" alt="{name}" '
+                    f'<figure class="piece"><img src="{picture_uri(face, pictures)}" alt="{name}" '
                     f'style="width:{face.width * scale:.1f}mm"/>'
                     f"<figcaption><b>{name}</b><br/>{escape(count)}{escape(decks)}</figcaption></figure>"
                 )
@@ -411,8 +430,9 @@ def assemble(
                 if entry.caption
                 else ""
             )
+            style = f' style="width:{entry.width:.1f}mm"' if entry.width else ""
             cells[lang] = Markup(
-                f'<figure class="picture"><img src="{picture_uri(face)}" alt="{caption}"/>'
+                f'<figure class="picture"><img src="{picture_uri(face, pictures)}" alt="{caption}"{style}/>'
                 f"<figcaption>{caption}</figcaption></figure>"
             )
         title = entry.title or entry.caption or Text(ja="図", en="Figure")
@@ -455,7 +475,8 @@ def assemble(
                         else f"<div class='note'>Examples that use another reading: {names}</div>"
                     )
                 cells[lang] = Markup(
-                    f'<div class="clar"><b>{escape(opt.name)}</b>: {escape(opt.explain[lang])}{chosen}{uses}</div>'
+                    f'<div class="clar"><b>{escape(opt.explain[lang])}</b> '
+                    f'<span class="opt">[{escape(opt.name)}]</span>{chosen}{uses}</div>'
                 )
             pairs.append((cells["ja"], cells["en"]))
         recon = [p for p in game.pieces if p.component.source == "reconstructed"]
@@ -680,20 +701,20 @@ class _WarningTrap(logging.Handler):
             self.messages.append(message)
 
 
-def _fetcher(allowed: Path) -> Any:
+def _fetcher(allowed: Path, extra: Path | None = None) -> Any:
     """WeasyPrint may read data: URIs and files under `allowed` (fonts), nothing else:
     no network, nothing outside the project."""
     from urllib.parse import unquote, urlparse
 
     from weasyprint.urls import URLFetcher
 
-    root = allowed.resolve()
+    roots = [allowed.resolve()] + ([extra.resolve()] if extra else [])
 
     class ProjectOnly(URLFetcher):  # type: ignore[misc]
         def fetch(self, url: str, headers: Any = None) -> Any:
             if url.startswith("file:"):
                 path = Path(unquote(urlparse(url).path)).resolve()
-                if not (path.is_relative_to(root) and path.is_file()):
+                if not (any(path.is_relative_to(r) for r in roots) and path.is_file()):
                     raise ValueError(f"refused to read {url}: outside the project's layouts/")
             elif not url.startswith("data:"):
                 raise ValueError(f"refused to fetch {url}: rulebooks use project files only")
@@ -702,7 +723,7 @@ def _fetcher(allowed: Path) -> Any:
     return ProjectOnly(fail_on_errors=True, allowed_protocols=("file", "data"))
 
 
-def render_pdf(html: str, layouts: Path, title: str) -> bytes:
+def render_pdf(html: str, layouts: Path, title: str, pictures: Path | None = None) -> bytes:
     """HTML to PDF with WeasyPrint; any warning (a missing glyph, a bad style) is an error."""
     import weasyprint
     from weasyprint.urls import FatalURLFetchingError
@@ -716,7 +737,7 @@ def render_pdf(html: str, layouts: Path, title: str) -> bytes:
     )  # reported by us, once, not as a traceback
     try:
         document = weasyprint.HTML(
-            string=html, base_url=str(layouts.resolve()), url_fetcher=_fetcher(layouts)
+            string=html, base_url=str(layouts.resolve()), url_fetcher=_fetcher(layouts, pictures)
         )
         pdf: bytes = document.write_pdf(
             pdf_identifier=hashlib.sha256(html.encode()).hexdigest()[:32].encode()
@@ -762,23 +783,27 @@ def faces_for_rulebook(lib: LayoutLibrary, game: Game) -> dict[str, dict[str, Fa
 
 
 def rulebook_html(
-    lib: LayoutLibrary, rb: Rulebook, editions: tuple[str, ...] = EDITIONS
+    lib: LayoutLibrary,
+    rb: Rulebook,
+    editions: tuple[str, ...] = EDITIONS,
+    pictures: Path | None = None,
 ) -> dict[str, str]:
     """The HTML of each edition; every worked example is checked first and a failing one
-    stops the build, naming the example and the step."""
+    stops the build, naming the example and the step. Pictures go to `pictures` (a
+    folder that must outlive the PDF rendering) or inline."""
     from rules_engine.examples import check_game
     from rules_engine.registry import engine_for
 
     game = rb.game
     entry = engine_for(game.id)
-    results = check_game(game) if entry else []
+    results = check_game(game) if entry else []  # no engine yet: no examples to print
     for result in results:
         if not result.ok:
             raise PrintgenError(
                 f"rulebook of {game.id}: worked example {result.file.name} does not hold "
                 f"(step {result.step or 'end'}): {result.line()}"
             )
-    if rb.book.examples is not None:
+    if rb.book.examples is not None and entry is not None:
         known = {r.file.stem: r for r in results}
         missing = [name for name in rb.book.examples if name not in known]
         if missing:
@@ -788,7 +813,7 @@ def rulebook_html(
             )
         results = [known[name] for name in rb.book.examples]
     faces = faces_for_rulebook(lib, game)
-    blocks = assemble(rb, faces, results, entry.options if entry else ())
+    blocks = assemble(rb, faces, results, entry.options if entry else (), pictures)
     return {edition: html_of(rb, blocks, edition, lib.root) for edition in editions}
 
 
@@ -796,5 +821,10 @@ def make_rulebooks(
     lib: LayoutLibrary, rb: Rulebook, editions: tuple[str, ...] = EDITIONS
 ) -> dict[str, bytes]:
     """Editions of a game's rulebook as PDF (default all three)."""
-    pages = rulebook_html(lib, rb, editions)
-    return {e: render_pdf(html, lib.root, f"{rb.game.id} ({e})") for e, html in pages.items()}
+    with tempfile.TemporaryDirectory(prefix="printgen-pictures-") as folder:
+        pictures = Path(folder)
+        pages = rulebook_html(lib, rb, editions, pictures)
+        return {
+            e: render_pdf(html, lib.root, f"{rb.game.id} ({e})", pictures)
+            for e, html in pages.items()
+        }
