@@ -37,6 +37,7 @@ from printgen.units import Length
 
 EDITIONS = ("ja", "en", "ja-en")
 PICTURE_DPI = 110
+PICTURE_SCHEME = "printgen-picture"
 
 
 class SectionText(Strict):
@@ -330,10 +331,11 @@ def picture_uri(face: Face, folder: Path | None = None) -> str:
     data = out.getvalue()
     if folder is None:
         return "data:image/jpeg;base64," + base64.b64encode(data).decode("ascii")
-    path = folder / f"{hashlib.sha256(data).hexdigest()[:24]}.jpg"
+    name = f"{hashlib.sha256(data).hexdigest()[:24]}.jpg"
+    path = folder / name
     if not path.exists():
         path.write_bytes(data)
-    return path.resolve().as_uri()
+    return f"{PICTURE_SCHEME}:{name}"  # located by the fetcher, so no path enters the PDF
 
 
 def _pair_blocks(ja: list[Markup], en: list[Markup]) -> list[tuple[Markup, Markup]]:
@@ -706,12 +708,18 @@ def _fetcher(allowed: Path, extra: Path | None = None) -> Any:
     no network, nothing outside the project."""
     from urllib.parse import unquote, urlparse
 
-    from weasyprint.urls import URLFetcher
+    from weasyprint.urls import URLFetcher, URLFetcherResponse
 
     roots = [allowed.resolve()] + ([extra.resolve()] if extra else [])
 
     class ProjectOnly(URLFetcher):  # type: ignore[misc]
         def fetch(self, url: str, headers: Any = None) -> Any:
+            if url.startswith(f"{PICTURE_SCHEME}:") and extra is not None:
+                name = url.split(":", 1)[1]
+                path = extra / name
+                if "/" in name or not path.is_file():
+                    raise ValueError(f"no picture {name}")
+                return URLFetcherResponse(url, path.read_bytes(), {"Content-Type": "image/jpeg"})
             if url.startswith("file:"):
                 path = Path(unquote(urlparse(url).path)).resolve()
                 if not (any(path.is_relative_to(r) for r in roots) and path.is_file()):
@@ -720,7 +728,7 @@ def _fetcher(allowed: Path, extra: Path | None = None) -> Any:
                 raise ValueError(f"refused to fetch {url}: rulebooks use project files only")
             return super().fetch(url, headers)
 
-    return ProjectOnly(fail_on_errors=True, allowed_protocols=("file", "data"))
+    return ProjectOnly(fail_on_errors=True, allowed_protocols=("file", "data", PICTURE_SCHEME))
 
 
 def render_pdf(html: str, layouts: Path, title: str, pictures: Path | None = None) -> bytes:
@@ -739,6 +747,7 @@ def render_pdf(html: str, layouts: Path, title: str, pictures: Path | None = Non
         document = weasyprint.HTML(
             string=html, base_url=str(layouts.resolve()), url_fetcher=_fetcher(layouts, pictures)
         )
+        # The identifier hashes the document, not where its picture files happen to be.
         pdf: bytes = document.write_pdf(
             pdf_identifier=hashlib.sha256(html.encode()).hexdigest()[:32].encode()
         )

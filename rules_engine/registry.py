@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from printgen.model import Game
-from rules_engine import squares2, submarine_attack, subzero, susumuka_modoruka
+from rules_engine import kill_shot, squares2, submarine_attack, subzero, susumuka_modoruka
 from rules_engine.core import Engine, RuleOption
 
 
@@ -37,6 +37,7 @@ class EngineEntry:
 
 
 ENGINES: dict[str, EngineEntry] = {
+    kill_shot.GAME_ID: EngineEntry(kill_shot.GAME_ID, kill_shot.OPTIONS, kill_shot.KillShot),
     squares2.GAME_ID: EngineEntry(squares2.GAME_ID, squares2.OPTIONS, squares2.Squares2),
     submarine_attack.GAME_ID: EngineEntry(
         submarine_attack.GAME_ID, submarine_attack.OPTIONS, submarine_attack.SubmarineAttack
