@@ -221,8 +221,13 @@ def export_once(lib: LayoutLibrary, r: Rendered, opts: BuildOptions) -> dict[str
     """write_game as the build runs it, split at its progress reports."""
     marks: list[tuple[str, float, float]] = []
 
+    rendered_pngs = 0
+
     def progress(step: str, _n: int) -> None:
-        if not step.endswith(": PNG"):
+        nonlocal rendered_pngs
+        if step.endswith(": PNG"):
+            rendered_pngs += 1  # one report per image drawn (faces drawn alike may share one)
+        else:
             marks.append((step, time.perf_counter(), cpu_s()))
 
     staging = Path(tempfile.mkdtemp(prefix="printgen-bench-"))
@@ -241,6 +246,7 @@ def export_once(lib: LayoutLibrary, r: Rendered, opts: BuildOptions) -> dict[str
         "card_pdf_ms": (cards_end - sheets_end) * 1000.0,
         "after_card_pdf_ms": (t_end - cards_end) * 1000.0,  # PNG files (if any) and manifest
         "write_game_ms": (t_end - t0) * 1000.0,
+        "pngs_drawn": float(rendered_pngs),
     }
 
 
@@ -276,8 +282,12 @@ def run_phase(root: Path, game: str, phase: str, repeats: int) -> dict[str, Any]
             runs = [export_once(lib, r, opts) for _ in range(repeats)]
         result["rss_before_phase_mb"] = round(before_mb, 1)
         if opts.png:
-            keys = {k for g in items_of(lib, r) for i in g for k in (i.front, i.back) if k}
-            result["png_images"] = len(keys)
+            result["png_files"] = sum(
+                1 for g in items_of(lib, r) for i in g for k in (i.front, i.back) if k
+            )
+            result["pngs_drawn"] = int(runs[0].pop("pngs_drawn"))
+        for run in runs:
+            run.pop("pngs_drawn", None)
     best = min(runs, key=lambda run: run[key])
     self_mb = maxrss_mb(resource.RUSAGE_SELF)
     children_mb = maxrss_mb(resource.RUSAGE_CHILDREN)
@@ -310,7 +320,7 @@ def profile_phase(root: Path, game: str, phase: str, top: int) -> None:
     else:
         items = [item for group in items_of(lib, r) for item in group]
         wanted = [r.faces[k] for item in items for k in (item.front, item.back) if k]
-        profiler.runcall(render_pngs, wanted, BuildOptions().dpi, 1)
+        profiler.runcall(lambda: list(render_pngs(wanted, BuildOptions().dpi, 1)))
     stats = pstats.Stats(profiler)
     stats.sort_stats("tottime").print_stats(top)
     stats.sort_stats("cumulative").print_stats(top)
@@ -366,7 +376,13 @@ def verdict(value: float, aim: float) -> str:
 def aims_of(row: dict[str, Any]) -> str:
     checks: list[str] = []
     if row["phase"] == "pdf":
-        checks.append(f"{AIM_PDF_MS:g} ms/card {verdict(row['ms_per_card'], AIM_PDF_MS)}")
+        # The aim is for the print sheets; cards.pdf (one page per face) comes on top.
+        sheets = row.get("detail_ms", {}).get("sheets_ms", row["total_ms"]) / row["cards"]
+        cards = row.get("detail_ms", {}).get("card_pdf_ms", 0.0) / row["cards"]
+        checks.append(
+            f"sheets {sheets:.2f} ms/card: {AIM_PDF_MS:g} ms/card {verdict(sheets, AIM_PDF_MS)}"
+            f" (+ cards.pdf {cards:.2f})"
+        )
     if row["phase"] == "png-1":
         checks.append(f"{AIM_PNG_MS:g} ms/card {verdict(row['ms_per_card'], AIM_PNG_MS)}")
     if row["cards"] >= AIM_MEM_CARDS and row["phase"] != "build-2":

@@ -26,6 +26,7 @@ from printgen.imposition import Item, Page, duplex_pages, fold_pages, make_grid,
 from printgen.layouts import LayoutLibrary, load_library
 from printgen.model import Game, Piece, find_games, load_game
 from printgen.ops import Face
+from printgen.pdfdraw import face_form_name
 from printgen.render import faces_of, piece_size
 from printgen.rulebook import (
     Rulebook,
@@ -328,24 +329,28 @@ def write_game(
     )
     progress(f"{game.id}: card pages", 1)
     if opts.png:
-        wanted = [r.faces[k] for item in copies for k in (item.front, item.back) if k]
-        images = render_pngs(wanted, opts.dpi, opts.jobs, lambda: progress(f"{game.id}: PNG", 1))
+        # Faces drawn alike (a deck's backs) are rendered once and written for every copy.
+        users: dict[str, list[tuple[Item, str, str]]] = {}
         for item in copies:
             for side, key in (("front", item.front), ("back", item.back)):
-                if key is None:
-                    continue
+                if key is not None:
+                    users.setdefault(face_form_name(r.faces[key]), []).append((item, side, key))
+        distinct = [r.faces[group[0][2]] for group in users.values()]
+        by_key = {face.key: face_form_name(face) for face in distinct}
+        for key, data in render_pngs(distinct, opts.dpi, opts.jobs):
+            progress(f"{game.id}: PNG", 1)
+            for item, side, _face in users[by_key[key]]:
                 folder = "png" if side == "front" else "png/backs"
-                face = r.faces[key]
                 put(
                     f"{folder}/{item.piece_id}-{item.copy}{'' if side == 'front' else '-back'}.png",
-                    images[key],
+                    data,
                     {
                         "kind": "card-image",
                         "component": item.piece_id,
                         "copy": item.copy,
                         "face": side,
                         "dpi": opts.dpi,
-                        "bleed_mm": face.bleed,
+                        "bleed_mm": r.faces[key].bleed,
                         "lang": opts.lang,
                     },
                 )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 
 from printgen.layouts import Font
@@ -41,23 +41,15 @@ def _png_job(args: tuple[Face, int]) -> bytes:
     return png_bytes(*args)
 
 
-def render_pngs(
-    faces: Iterable[Face], dpi: int, jobs: int, done: Callable[[], None] | None = None
-) -> dict[str, bytes]:
-    """PNG bytes of each distinct face, drawn on `jobs` processes."""
+def render_pngs(faces: Iterable[Face], dpi: int, jobs: int) -> Iterator[tuple[str, bytes]]:
+    """(face key, PNG bytes) for each distinct face, drawn on `jobs` processes and handed
+    over one at a time, so a thousand images never sit in memory together."""
     todo = list({f.key: f for f in faces}.values())
-    results: dict[str, bytes] = {}
     if jobs <= 1 or len(todo) < 8:
         for face in todo:
-            results[face.key] = png_bytes(face, dpi)
-            if done:
-                done()
-        return results
+            yield face.key, png_bytes(face, dpi)
+        return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for face, data in zip(
-            todo, pool.map(_png_job, [(f, dpi) for f in todo], chunksize=8), strict=True
-        ):
-            results[face.key] = data
-            if done:
-                done()
-    return results
+        results = pool.map(_png_job, [(f, dpi) for f in todo], chunksize=4)
+        for face, data in zip(todo, results, strict=True):
+            yield face.key, data

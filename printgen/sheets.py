@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 
+from reportlab import rl_config
 from reportlab.lib.colors import HexColor, black, white
 from reportlab.pdfgen.canvas import Canvas
 
@@ -15,6 +16,9 @@ from printgen.layouts import Font, SheetSettings
 from printgen.ops import Face
 from printgen.pdfdraw import ensure_form, place_form
 from printgen.units import PT_PER_MM as mm
+
+# Binary (Flate only) streams: ASCII85 on top makes files bigger and slower to write.
+rl_config.useA85 = 0
 
 FLIP_TEXT = {
     "long": ("flip on long edge", "長辺とじ"),
