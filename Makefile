@@ -29,6 +29,7 @@ test: lint typecheck
 
 bench: $(STAMP)
 	$(BIN)/python bench/print.py
+	$(BIN)/python bench/build.py
 	for script in bench/engine*.py; do $(BIN)/python $$script || exit 1; done
 
 clean:

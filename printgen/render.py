@@ -313,7 +313,8 @@ class _FaceDrawer:
             field_name = e.id or "text"
             raise PrintgenError(
                 f"text does not fit: game {self.game.id}, component {self.req.piece.id}, "
-                f"{self.req.side} ({self.req.lang}), field '{field_name}': {exc.needed}; "
+                f"{copies_text(self.req.piece.count)}, {self.req.side} ({self.req.lang}), "
+                f"field '{field_name}': {exc.needed}; "
                 "shorten the text, enlarge the box or lower min_size",
                 self.where,
             ) from None
@@ -335,6 +336,11 @@ class _FaceDrawer:
                             ink,
                         )
                     )
+
+
+def copies_text(count: int) -> str:
+    """Which copies a face message is about (copies of a piece are drawn alike)."""
+    return "copy 1" if count == 1 else f"copies 1-{count}"
 
 
 class _Strings:

@@ -108,7 +108,10 @@ def test_text_that_cannot_fit_names_game_component_and_field(project_copy: Path)
     )
     result = printgen(project_copy, "validate", "submarine-attack")
     assert result.returncode == 1
-    assert "text does not fit: game submarine-attack, component transport-1-red" in result.stderr
+    assert (
+        "text does not fit: game submarine-attack, component transport-1-red, copies 1-3"
+        in result.stderr
+    )
     assert "field 'score'" in result.stderr and "Traceback" not in result.stderr
 
 
