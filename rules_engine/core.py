@@ -23,8 +23,11 @@ import random
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import (
+    TYPE_CHECKING,
     Any,
+    ClassVar,
     Final,
+    Generic,
     Protocol,
     Self,
     TypeAlias,
@@ -33,6 +36,9 @@ from typing import (
     overload,
     runtime_checkable,
 )
+
+if TYPE_CHECKING:
+    from printgen.model import Game
 
 CHANCE: Final = -1
 """The chance player: its actions are dice results, shuffles and draws."""
@@ -280,10 +286,275 @@ def play_random(state: State[A], rng: random.Random, max_steps: int = 100_000) -
     return steps
 
 
+# --- what the engines share ----------------------------------------------------------------
+
+
+class EngineBase:
+    """The bookkeeping part of `Engine`, the same in every game's engine.
+
+    A subclass names its game (`GAME_ID`, and `TITLE` for the error on another game) and
+    its `OPTIONS`; its `__init__` calls `_load_rules` first and `_set_players` once it
+    knows the players' names.
+    """
+
+    GAME_ID: ClassVar[str]
+    TITLE: ClassVar[str]
+    OPTIONS: ClassVar[tuple[RuleOption, ...]]
+    QUERIES: ClassVar[tuple[str, ...]]
+
+    _game_id: str
+    _version: str
+    _options: dict[str, OptionValue]
+    params: dict[str, Any]
+    num_players: int
+    names: tuple[str, ...]
+    _player_index: dict[str, int]
+
+    def _load_rules(
+        self, game: Game, version: str | None, options: Mapping[str, object] | None
+    ) -> dict[str, Any]:
+        """Check that `game` is this engine's game, settle the rule version and options;
+        return (and keep as `params`) that version's rule parameters."""
+        if game.id != self.GAME_ID:
+            raise ValueError(f"not {self.TITLE}: {game.id}")
+        self._game_id = game.id
+        self._version = version or game.info.rule_version
+        self._options = resolve_options(self.OPTIONS, options)
+        params = game.rule_params(self._version)
+        self.params = params
+        return params
+
+    def _player_count(self, game: Game, between: str = "-") -> int:
+        """The `players` option, checked against the game's range of players (kept as
+        `num_players`); `between` joins the range's ends in the error."""
+        n = int(self._options["players"])
+        low, high = game.info.players.min, game.info.players.max
+        if not low <= n <= high:
+            raise ValueError(f"{n} players: the game is for {low}{between}{high}")
+        self.num_players = n
+        return n
+
+    def _set_players(self, names: tuple[str, ...]) -> None:
+        """The players' names in seat order (the notation's player words)."""
+        self.names = names
+        self._player_index = {name: i for i, name in enumerate(names)}
+
+    @property
+    def game_id(self) -> str:
+        return self._game_id
+
+    @property
+    def version(self) -> str:
+        return self._version
+
+    @property
+    def options(self) -> Mapping[str, OptionValue]:
+        return dict(self._options)
+
+    def player_name(self, player: int) -> str:
+        return "chance" if player == CHANCE else self.names[player]
+
+    def player_index(self, name: str) -> int:
+        try:
+            return self._player_index[name]
+        except KeyError:
+            raise NotationError(
+                f"unknown player '{name}' (players: {', '.join(self.names)})"
+            ) from None
+
+    def query_names(self) -> tuple[str, ...]:
+        return self.QUERIES
+
+    def _setup_player(self, name: object, key: tuple[str | int, ...]) -> int:
+        if not isinstance(name, str) or name not in self._player_index:
+            raise SetupError(key, f"unknown player {name!r} (players: {', '.join(self.names)})")
+        return self._player_index[name]
+
+
+E = TypeVar("E", bound=EngineBase)
+
+
+class StateBase(Generic[A, E]):
+    """The checked `apply` / `apply_joint` and the rest of `State` that every game's state
+    does the same way.
+
+    A subclass keeps its engine in `g` and its history in `_history` (both slots), and gives
+    `current_players`, `_check(player, action)` (raises `IllegalActionError`), `_do(action)`
+    (plays a checked action), `is_terminal`, `_key` (what equal states share) and
+    `player_view`; `returns` reads `winners` (a game that scores otherwise overrides it).
+    A simultaneous step checks every action before it plays them (`_do_joint`, in order).
+
+    The errors name the game's own rules: `OVER_RULE` when the game is over, `JOINT_RULE`
+    when the number of actions does not fit who acts now; `JOINT_NEEDED` is the message
+    for a single action where several players act (`{n}`: how many, `{names}`: who).
+    """
+
+    __slots__ = ()
+
+    OVER_RULE: ClassVar[str]
+    JOINT_RULE: ClassVar[str]
+    JOINT_NEEDED: ClassVar[str] = "{n} players act at the same time ({names}): give a joint action"
+
+    g: E
+    _history: list[Step[A]]
+    n: int
+    winners: tuple[int, ...]
+
+    # --- hooks ---------------------------------------------------------------------------------
+
+    def current_players(self) -> tuple[int, ...]:
+        raise NotImplementedError
+
+    def is_terminal(self) -> bool:
+        raise NotImplementedError
+
+    def player_view(self, player: int) -> Hashable:
+        raise NotImplementedError
+
+    def _check(self, player: int, action: A) -> None:
+        """Raise `IllegalActionError` unless `player` may take `action` now."""
+        raise NotImplementedError
+
+    def _do(self, action: A) -> None:
+        """Play an action already checked."""
+        raise NotImplementedError
+
+    def _do_joint(self, actions: Sequence[A]) -> None:
+        """Play the checked actions of a simultaneous step."""
+        for a in actions:
+            self._do(a)
+
+    def _record(self, action: A) -> None:
+        """Add a checked action to the history (before it is played)."""
+        self._history.append(action)
+
+    def _key(self) -> tuple[Any, ...]:
+        """Everything two equal states share (starting with `_rules_key()`)."""
+        raise NotImplementedError
+
+    def _rules_key(self) -> tuple[Any, ...]:
+        """The game, rule version and options: the part of `_key` the engine decides."""
+        g = self.g
+        return (g.game_id, g.version, tuple(sorted(g.options.items())))
+
+    # --- protocol ------------------------------------------------------------------------------
+
+    @property
+    def num_players(self) -> int:
+        return self.n
+
+    @property
+    def history(self) -> Sequence[Step[A]]:
+        return self._history
+
+    def is_legal(self, player: int, action: A) -> bool:
+        try:
+            self._check(player, action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def apply(self, action: A) -> None:
+        players = self.current_players()
+        if len(players) != 1:
+            if not players:
+                raise IllegalActionError(self.OVER_RULE, "the game is over")
+            raise IllegalActionError(
+                self.JOINT_RULE,
+                self.JOINT_NEEDED.format(n=len(players), names=self._names(players)),
+            )
+        self._check(players[0], action)
+        self._record(action)
+        self._do(action)
+
+    def apply_joint(self, actions: Sequence[A]) -> None:
+        players = self.current_players()
+        if len(players) == 1 and len(actions) == 1:
+            self.apply(actions[0])
+            return
+        if len(actions) != len(players):
+            raise IllegalActionError(
+                self.JOINT_RULE,
+                f"{len(players)} player(s) act now ({self._names(players)}), "
+                f"got {len(actions)} action(s)",
+            )
+        for p, a in zip(players, actions, strict=True):
+            self._check(p, a)
+        self._history.append(JointAction(actions))
+        self._do_joint(actions)
+
+    def _names(self, players: tuple[int, ...]) -> str:
+        return ", ".join(self.g.player_name(p) for p in players)
+
+    def view(self, player: int) -> Hashable:
+        return self.player_view(player)
+
+    def returns(self) -> tuple[float, ...]:
+        """0 for all before the end; then 1 for a sole winner, 0 for winners who share, -1 for
+        everyone else."""
+        if not self.is_terminal():
+            return (0.0,) * self.n
+        share = 1.0 if len(self.winners) == 1 else 0.0
+        return tuple(share if p in self.winners else -1.0 for p in range(self.n))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, type(self)):
+            return NotImplemented
+        return self._key() == other._key()
+
+
+class TurnStateBase(StateBase[A, E]):
+    """A `StateBase` of a game where one player acts at a time: a joint action must hold
+    exactly one action (`ONE_AT_A_TIME` is the error otherwise, `{n}`: how many it holds)."""
+
+    __slots__ = ()
+
+    ONE_AT_A_TIME: ClassVar[str]
+
+    def apply_joint(self, actions: Sequence[A]) -> None:
+        if len(actions) != 1:
+            raise IllegalActionError(self.JOINT_RULE, self.ONE_AT_A_TIME.format(n=len(actions)))
+        self.apply(actions[0])
+
+
 # --- lazy sequences of actions -------------------------------------------------------------
 
 
-class Arrangements(Sequence[tuple[Any, ...]]):
+T = TypeVar("T")
+
+
+class LazySequence(Sequence[T]):
+    """A sequence that computes its items on demand: a subclass sets `_len` and gives
+    `_item(index)` for `0 <= index < _len`; slices, negative indexes, the bounds check and
+    iteration come from here."""
+
+    _len: int
+
+    def _item(self, index: int) -> T:
+        raise NotImplementedError
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[T]: ...
+    def __getitem__(self, index: int | slice) -> T | Sequence[T]:
+        if isinstance(index, slice):
+            return [self._item(i) for i in range(*index.indices(self._len))]
+        if index < 0:
+            index += self._len
+        if not 0 <= index < self._len:
+            raise IndexError(index)
+        return self._item(index)
+
+    def __iter__(self) -> Iterator[T]:
+        for i in range(self._len):
+            yield self._item(i)
+
+
+class Arrangements(LazySequence[tuple[Any, ...]]):
     """Every distinct ordered choice of `k` items from a multiset, in sorted order, lazily.
 
     Placing 8 of 10 action cards face down in order has about 10^5 distinct outcomes when
@@ -313,20 +584,7 @@ class Arrangements(Sequence[tuple[Any, ...]]):
         self._memo[key] = total
         return total
 
-    def __len__(self) -> int:
-        return self._len
-
-    @overload
-    def __getitem__(self, index: int) -> tuple[Any, ...]: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[tuple[Any, ...]]: ...
-    def __getitem__(self, index: int | slice) -> tuple[Any, ...] | Sequence[tuple[Any, ...]]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self._len))]
-        if index < 0:
-            index += self._len
-        if not 0 <= index < self._len:
-            raise IndexError(index)
+    def _item(self, index: int) -> tuple[Any, ...]:
         counts = self._counts
         out: list[Any] = []
         for k in range(self._k, 0, -1):
@@ -350,12 +608,8 @@ class Arrangements(Sequence[tuple[Any, ...]]):
                 return False
         return all(v in self._kinds for v in value)
 
-    def __iter__(self) -> Iterator[tuple[Any, ...]]:
-        for i in range(self._len):
-            yield self[i]
 
-
-class Product(Sequence[tuple[Any, ...]]):
+class Product(LazySequence[tuple[Any, ...]]):
     """The cartesian product of sequences, lazily (`itertools.product` with `len` and `[]`)."""
 
     def __init__(self, *parts: Sequence[Any]) -> None:
@@ -365,20 +619,7 @@ class Product(Sequence[tuple[Any, ...]]):
             n *= len(p)
         self._len = n
 
-    def __len__(self) -> int:
-        return self._len
-
-    @overload
-    def __getitem__(self, index: int) -> tuple[Any, ...]: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[tuple[Any, ...]]: ...
-    def __getitem__(self, index: int | slice) -> tuple[Any, ...] | Sequence[tuple[Any, ...]]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self._len))]
-        if index < 0:
-            index += self._len
-        if not 0 <= index < self._len:
-            raise IndexError(index)
+    def _item(self, index: int) -> tuple[Any, ...]:
         out: list[Any] = []
         for part in reversed(self._parts):
             index, rest = divmod(index, len(part))

@@ -60,9 +60,9 @@ import bisect
 import itertools
 import math
 import random
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, NamedTuple, overload
+from typing import Any, Final, NamedTuple
 
 from printgen.model import Game
 from rules_engine.core import (
@@ -72,16 +72,17 @@ from rules_engine.core import (
     Diagram,
     DiagramCell,
     DiagramGrid,
+    EngineBase,
     IllegalActionError,
     JointAction,
+    LazySequence,
     Mapped,
     NotationError,
-    OptionValue,
     Product,
     RuleOption,
     SetupError,
+    StateBase,
     Step,
-    resolve_options,
 )
 
 GAME_ID: Final = "kill-shot"
@@ -625,7 +626,7 @@ def _sequences(counts: Sequence[int], k: int) -> int:
     return f[k]
 
 
-class Draws(Sequence[tuple[int, ...]]):
+class Draws(LazySequence[tuple[int, ...]]):
     """Every distinct ordered draw of `k` cards from a multiset of card kinds, lazily."""
 
     def __init__(self, cards: Sequence[int], k: int) -> None:
@@ -635,20 +636,7 @@ class Draws(Sequence[tuple[int, ...]]):
         self._k = k
         self._len = _sequences(self._counts, k)
 
-    def __len__(self) -> int:
-        return self._len
-
-    @overload
-    def __getitem__(self, index: int) -> tuple[int, ...]: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[tuple[int, ...]]: ...
-    def __getitem__(self, index: int | slice) -> tuple[int, ...] | Sequence[tuple[int, ...]]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self._len))]
-        if index < 0:
-            index += self._len
-        if not 0 <= index < self._len:
-            raise IndexError(index)
+    def _item(self, index: int) -> tuple[int, ...]:
         counts = list(self._counts)
         out: list[int] = []
         for left in range(self._k, 0, -1):
@@ -671,10 +659,6 @@ class Draws(Sequence[tuple[int, ...]]):
             if v not in self._kinds or value.count(v) > self._counts[self._kinds.index(v)]:
                 return False
         return True
-
-    def __iter__(self) -> Iterator[tuple[int, ...]]:
-        for i in range(self._len):
-            yield self[i]
 
 
 class ReactionLaw:
@@ -773,9 +757,11 @@ class KillShotView:
     log: tuple[str, ...]
 
 
-class KillShot:
+class KillShot(EngineBase):
     """KILL SHOT under one rule version and one set of rule options."""
 
+    GAME_ID = GAME_ID
+    TITLE = "KILL SHOT"
     OPTIONS = OPTIONS
 
     def __init__(
@@ -784,23 +770,11 @@ class KillShot:
         version: str | None = None,
         options: Mapping[str, object] | None = None,
     ) -> None:
-        if game.id != GAME_ID:
-            raise ValueError(f"not KILL SHOT: {game.id}")
-        self._game_id = game.id
-        self._version = version or game.info.rule_version
-        self._options = resolve_options(OPTIONS, options)
+        params = self._load_rules(game, version, options)
         o = self._options
-        params = game.rule_params(self._version)
-        self.params = params
-        n = int(o["players"])
-        if not game.info.players.min <= n <= game.info.players.max:
-            raise ValueError(
-                f"{n} players: the game is for {game.info.players.min}-{game.info.players.max}"
-            )
-        self.num_players = n
-        self.names: tuple[str, ...] = PLAYER_NAMES[:n]
+        n = self._player_count(game)
+        self._set_players(PLAYER_NAMES[:n])
         self.everyone = tuple(range(n))
-        self._player_index = {name: i for i, name in enumerate(self.names)}
         self.game_type = str(o["game_type"])
         types = {str(t["id"]): t for t in params["game_types"]}
         if self.game_type not in types:
@@ -1062,29 +1036,6 @@ class KillShot:
         return colour * self.symbols + (number - self.first_number)
 
     # --- Engine protocol ---------------------------------------------------------------------
-
-    @property
-    def game_id(self) -> str:
-        return self._game_id
-
-    @property
-    def version(self) -> str:
-        return self._version
-
-    @property
-    def options(self) -> Mapping[str, OptionValue]:
-        return dict(self._options)
-
-    def player_name(self, player: int) -> str:
-        return "chance" if player == CHANCE else self.names[player]
-
-    def player_index(self, name: str) -> int:
-        try:
-            return self._player_index[name]
-        except KeyError:
-            raise NotationError(
-                f"unknown player '{name}' (players: {', '.join(self.names)})"
-            ) from None
 
     def card_index(self, code: str) -> int:
         k = self.code_index.get(code)
@@ -1512,11 +1463,6 @@ class KillShot:
             raise SetupError((key,), f"'{key}' must be a list")
         return value
 
-    def _setup_player(self, name: object, key: tuple[str | int, ...]) -> int:
-        if not isinstance(name, str) or name not in self._player_index:
-            raise SetupError(key, f"unknown player {name!r} (players: {', '.join(self.names)})")
-        return self._player_index[name]
-
     def _setup_card(self, code: object, key: tuple[str | int, ...]) -> int:
         k = self.code_index.get(str(code))
         if k is None or k not in self.in_play_kinds:
@@ -1550,7 +1496,7 @@ class KillShot:
 
     # --- queries for worked examples ---------------------------------------------------------
 
-    QUERIES: Final = (
+    QUERIES = (
         "phase",
         "hunt",
         "clock",
@@ -1584,9 +1530,6 @@ class KillShot:
         "winner",
         "record_check",
     )
-
-    def query_names(self) -> tuple[str, ...]:
-        return self.QUERIES
 
     def result_text(self, r: HuntResult) -> str:
         who = self.names[r.winner] if r.winner >= 0 else "escaped"
@@ -1741,8 +1684,12 @@ class KillShot:
         return tuple(grids)
 
 
-class KillShotState:
+class KillShotState(StateBase[Action, KillShot]):
     """A position of KILL SHOT (mutable; see `rules_engine.core.State`)."""
+
+    OVER_RULE = "game-end"
+    JOINT_RULE = "timing"
+    JOINT_NEEDED = "{n} players act at the same instant ({names}): give a joint action"
 
     __slots__ = (
         "_history",
@@ -1858,14 +1805,6 @@ class KillShotState:
 
     # --- protocol ----------------------------------------------------------------------------
 
-    @property
-    def num_players(self) -> int:
-        return self.n
-
-    @property
-    def history(self) -> Sequence[Step[Action]]:
-        return self._history
-
     def current_players(self) -> tuple[int, ...]:
         phase = self.phase
         if phase == OVER:
@@ -1917,13 +1856,7 @@ class KillShotState:
         return []
 
     def is_legal(self, player: int, action: Action) -> bool:
-        if player not in self.current_players():
-            return False
-        try:
-            self._check(player, action)
-        except IllegalActionError:
-            return False
-        return True
+        return player in self.current_players() and super().is_legal(player, action)
 
     def sample_action(self, player: int, rng: random.Random) -> Action:
         """A random legal action.  Chance: by the outcomes' odds.  A player: the simulated
@@ -1958,39 +1891,6 @@ class KillShotState:
             return Pick(player, tuple(sorted(rng.sample(rest, self.pick_sizes[player]))))
         raise IllegalActionError("timing", f"{self.g.player_name(player)} has nothing to do now")
 
-    def apply(self, action: Action) -> None:
-        players = self.current_players()
-        if len(players) != 1:
-            if not players:
-                raise IllegalActionError("game-end", "the game is over")
-            raise IllegalActionError(
-                "timing",
-                f"{len(players)} players act at the same instant "
-                f"({', '.join(self.g.player_name(p) for p in players)}): give a joint action",
-            )
-        self._check(players[0], action)
-        self._history.append(action)
-        self._apply(action)
-
-    def apply_joint(self, actions: Sequence[Action]) -> None:
-        players = self.current_players()
-        if len(players) == 1 and len(actions) == 1:
-            self.apply(actions[0])
-            return
-        if len(actions) != len(players):
-            raise IllegalActionError(
-                "timing",
-                f"{len(players)} player(s) act now "
-                f"({', '.join(self.g.player_name(p) for p in players)}), got {len(actions)} action(s)",
-            )
-        for p, a in zip(players, actions, strict=True):
-            self._check(p, a)
-        self._history.append(JointAction(actions))
-        self._apply_joint(list(actions))
-
-    def view(self, player: int) -> Hashable:
-        return self.player_view(player)
-
     def clone(self) -> KillShotState:
         new = KillShotState.__new__(KillShotState)
         for name in KillShotState.__slots__:
@@ -2010,17 +1910,6 @@ class KillShotState:
     def is_terminal(self) -> bool:
         return self.phase == OVER
 
-    def returns(self) -> tuple[float, ...]:
-        if self.phase != OVER:
-            return (0.0,) * self.n
-        share = 1.0 if len(self.winners) == 1 else 0.0
-        return tuple(share if p in self.winners else -1.0 for p in range(self.n))
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, KillShotState):
-            return NotImplemented
-        return self._key() == other._key()
-
     def __hash__(self) -> int:
         return hash((self.hunt, self.phase, len(self._history)))
 
@@ -2032,9 +1921,7 @@ class KillShotState:
 
         skip = {"g", "init", "_history"}
         return (
-            self.g.game_id,
-            self.g.version,
-            tuple(sorted(self.g.options.items())),
+            *self._rules_key(),
             tuple(self._history),
             tuple(freeze(getattr(self, s)) for s in KillShotState.__slots__ if s not in skip),
         )
@@ -2110,11 +1997,11 @@ class KillShotState:
             if len(players) == 1:
                 action = self._sample(players[0], rng)
                 history.append(action)
-                self._apply(action)
+                self._do(action)
             else:
                 actions = JointAction(self._sample(p, rng) for p in players)
                 history.append(actions)
-                self._apply_joint(list(actions))
+                self._do_joint(actions)
 
     # --- chance ----------------------------------------------------------------------------------
 
@@ -2236,7 +2123,7 @@ class KillShotState:
 
     # --- applying ---------------------------------------------------------------------------------
 
-    def _apply(self, a: Action) -> None:
+    def _do(self, a: Action) -> None:
         self.voided = []
         self.halt = False
         if self.draws:
@@ -2275,7 +2162,7 @@ class KillShotState:
             self.taliban = a.player
             self.phase = REVEAL
 
-    def _apply_joint(self, actions: list[Action]) -> None:
+    def _do_joint(self, actions: Sequence[Action]) -> None:
         self.voided = []
         self.halt = False
         phase = self.phase
@@ -2388,7 +2275,7 @@ class KillShotState:
             self.phase = GO
         self.dirty = True
 
-    def _picks(self, actions: list[Action]) -> None:
+    def _picks(self, actions: Sequence[Action]) -> None:
         for a in actions:
             assert isinstance(a, Pick)
             deck = self.decks[a.player]
@@ -2426,7 +2313,7 @@ class KillShotState:
 
     # --- real time -------------------------------------------------------------------------------
 
-    def _rt_joint(self, actions: list[Action]) -> None:
+    def _rt_joint(self, actions: Sequence[Action]) -> None:
         g = self.g
         self.clock = self.ready[actions[0].player]  # type: ignore[union-attr]
         plays: list[Play] = []
@@ -2590,7 +2477,7 @@ class KillShotState:
         else:
             self._goto_turn(self.turn + 1)
 
-    def _discards(self, actions: list[Action]) -> None:
+    def _discards(self, actions: Sequence[Action]) -> None:
         for a in actions:
             assert isinstance(a, Discard)
             p = a.player
@@ -2629,7 +2516,7 @@ class KillShotState:
             cards = list(dict.fromkeys(cards))
         return [Play(q, (c,), 0, self.turn) for c in cards]
 
-    def _turn_joint(self, actions: list[Action]) -> None:
+    def _turn_joint(self, actions: Sequence[Action]) -> None:
         """A Situation Room turn: the player to act and, at the same time, everyone who may
         end that turn at once with a Jam or Bad Intel (the first clockwise does)."""
         g = self.g

@@ -35,7 +35,7 @@ engine by its effect name).  The engine asks every face-up continuous tile befor
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple
 
@@ -46,13 +46,14 @@ from rules_engine.core import (
     Diagram,
     DiagramCell,
     DiagramGrid,
+    EngineBase,
     IllegalActionError,
     NotationError,
-    OptionValue,
     RuleOption,
     SetupError,
     Step,
-    resolve_options,
+    TurnStateBase,
+    format_step,
 )
 
 GAME_ID: Final = "squares2"
@@ -414,7 +415,7 @@ def tile_specs_of_deck(game: Game, deck_id: str) -> list[dict[str, Any]]:
     return specs
 
 
-class Squares2:
+class Squares2(EngineBase):
     """SQUARES II under one rule version and one set of rule options.
 
     `sets` (player name -> tile specs, as `tile_specs_of_deck` gives) combines tile sets
@@ -422,6 +423,8 @@ class Squares2:
     gives the rules of continuous abilities by their `effect` name.
     """
 
+    GAME_ID = GAME_ID
+    TITLE = "SQUARES II"
     OPTIONS = OPTIONS
 
     def __init__(
@@ -434,13 +437,7 @@ class Squares2:
         abilities: Mapping[str, Mapping[str, Any]] | None = None,
         effects: Mapping[str, ContinuousEffect] | None = None,
     ) -> None:
-        if game.id != GAME_ID:
-            raise ValueError(f"not SQUARES II: {game.id}")
-        self._game_id = game.id
-        self._version = version or game.info.rule_version
-        self._options = resolve_options(OPTIONS, options)
-        params = game.rule_params(self._version)
-        self.params = params
+        params = self._load_rules(game, version, options)
         board = params["board"]
         self.columns = int(board["columns"])
         self.rows = int(board["rows"])
@@ -474,11 +471,10 @@ class Squares2:
         deck_ids = list(game.decks)
         if len(deck_ids) != 2:
             raise ValueError(f"squares2 needs two decks (the player sets), found {len(deck_ids)}")
-        self.names: tuple[str, ...] = tuple(deck_ids)
+        self._set_players(tuple(deck_ids))
         self.display: tuple[Bilingual, ...] = tuple(
             Bilingual(game.decks[d].name.ja, game.decks[d].name.en) for d in deck_ids
         )
-        self._player_index = {name: i for i, name in enumerate(self.names)}
         camps = board["camp_rows"]
         self.camp = (int(camps["first"]) - 1, int(camps["second"]) - 1)
         for r in self.camp:
@@ -738,29 +734,6 @@ class Squares2:
 
     # --- Engine protocol ---------------------------------------------------------------------
 
-    @property
-    def game_id(self) -> str:
-        return self._game_id
-
-    @property
-    def version(self) -> str:
-        return self._version
-
-    @property
-    def options(self) -> Mapping[str, OptionValue]:
-        return dict(self._options)
-
-    def player_name(self, player: int) -> str:
-        return "chance" if player == CHANCE else self.names[player]
-
-    def player_index(self, name: str) -> int:
-        try:
-            return self._player_index[name]
-        except KeyError:
-            raise NotationError(
-                f"unknown player '{name}' (players: {', '.join(self.names)})"
-            ) from None
-
     def square_index(self, name: str) -> int:
         try:
             return self._square_index[name]
@@ -934,14 +907,9 @@ class Squares2:
         state.init = state._snapshot()
         return state
 
-    def _setup_player(self, name: object, key: tuple[str | int, ...]) -> int:
-        if not isinstance(name, str) or name not in self._player_index:
-            raise SetupError(key, f"unknown player {name!r} (players: {', '.join(self.names)})")
-        return self._player_index[name]
-
     # --- queries for worked examples ---------------------------------------------------------
 
-    QUERIES: Final = (
+    QUERIES = (
         "phase",
         "to_move",
         "turn",
@@ -957,9 +925,6 @@ class Squares2:
         "winner",
         "results",
     )
-
-    def query_names(self) -> tuple[str, ...]:
-        return self.QUERIES
 
     def query(self, state: Any, name: str) -> Any:
         if not isinstance(state, Squares2State):
@@ -1068,12 +1033,16 @@ class Squares2:
         return (board, hands)
 
 
-class Squares2State:
+class Squares2State(TurnStateBase[Action, Squares2]):
     """A position of SQUARES II (mutable; see `rules_engine.core.State`).
 
     `cell[square]` is -1 (empty) or `player << 7 | face` with face = tile * 2 + side up;
     `hand[player]` has bit `tile` set for each tile in that player's hand.
     """
+
+    OVER_RULE = "2-3"
+    JOINT_RULE = "2-1"
+    ONE_AT_A_TIME = "one player acts at a time in SQUARES II, got {n} actions"
 
     __slots__ = (
         "_history",
@@ -1101,7 +1070,7 @@ class Squares2State:
         g = engine
         self.g = g
         self.sets = g.sets  # the tiles as the view shows them (tests may vary hidden faces)
-        self._history: list[Action] = []
+        self._history: list[Step[Action]] = []
         self.results: list[int] = []  # per finished game: the winner, or -1 for a draw
         self.last_winner = -1
         self._new_game(-1)
@@ -1146,10 +1115,6 @@ class Squares2State:
     def num_players(self) -> int:
         return 2
 
-    @property
-    def history(self) -> Sequence[Step[Action]]:
-        return self._history
-
     def current_players(self) -> tuple[int, ...]:
         phase = self.phase
         if phase == TURN:
@@ -1174,13 +1139,6 @@ class Squares2State:
         ]
         out.extend(self._action_of(raw) for raw in others)
         return out
-
-    def is_legal(self, player: int, action: Action) -> bool:
-        try:
-            self._check(player, action)
-        except IllegalActionError:
-            return False
-        return True
 
     def sample_action(self, player: int, rng: random.Random) -> Action:
         if player not in self.current_players():
@@ -1210,24 +1168,6 @@ class Squares2State:
         if phase == START:
             return Start(int(rng.random() * 2))
         raise IllegalActionError("2-3", "the game is over")
-
-    def apply(self, action: Action) -> None:
-        players = self.current_players()
-        if not players:
-            raise IllegalActionError("2-3", "the game is over")
-        self._check(players[0], action)
-        self._history.append(action)
-        self._do(action)
-
-    def apply_joint(self, actions: Sequence[Action]) -> None:
-        if len(actions) != 1:
-            raise IllegalActionError(
-                "2-1", f"one player acts at a time in SQUARES II, got {len(actions)} actions"
-            )
-        self.apply(actions[0])
-
-    def view(self, player: int) -> Hashable:
-        return self.player_view(player)
 
     def clone(self) -> Squares2State:
         new = Squares2State.__new__(Squares2State)
@@ -1285,19 +1225,12 @@ class Squares2State:
             return "draw" if r[0] == r[1] else self.g.names[0 if r[0] > 0 else 1]
         return None
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Squares2State):
-            return NotImplemented
-        return self._key() == other._key()
-
     def __hash__(self) -> int:
         return hash((self.phase, self.turn, len(self._history)))
 
     def _key(self) -> tuple[Any, ...]:
         return (
-            self.g.game_id,
-            self.g.version,
-            tuple(sorted(self.g.options.items())),
+            *self._rules_key(),
             self.g.sets,
             self.sets,
             self.init,
@@ -2030,7 +1963,7 @@ class Squares2State:
                     f"{g.square_names[action.square]}"
                 )
             else:
-                log.append(g.format_action(action))
+                log.append(format_step(g, action))
         return Squares2View(
             player=g.names[player],
             phase=PHASE_NAMES[self.phase],

@@ -24,7 +24,7 @@ import itertools
 import math
 import random
 from collections import Counter
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
 
@@ -36,16 +36,16 @@ from rules_engine.core import (
     Diagram,
     DiagramCell,
     DiagramGrid,
+    EngineBase,
     IllegalActionError,
     JointAction,
     Mapped,
     NotationError,
-    OptionValue,
     Product,
     RuleOption,
     SetupError,
+    StateBase,
     Step,
-    resolve_options,
 )
 
 GAME_ID: Final = "submarine-attack"
@@ -252,9 +252,11 @@ class SubmarineView:
     log: tuple[str, ...]
 
 
-class SubmarineAttack:
+class SubmarineAttack(EngineBase):
     """Submarine Attack under one rule version and one set of rule options."""
 
+    GAME_ID = GAME_ID
+    TITLE = "Submarine Attack"
     OPTIONS = OPTIONS
 
     def __init__(
@@ -263,13 +265,7 @@ class SubmarineAttack:
         version: str | None = None,
         options: Mapping[str, object] | None = None,
     ) -> None:
-        if game.id != GAME_ID:
-            raise ValueError(f"not Submarine Attack: {game.id}")
-        self._game_id = game.id
-        self._version = version or game.info.rule_version
-        self._options = resolve_options(OPTIONS, options)
-        params = game.rule_params(self._version)
-        self.params = params
+        params = self._load_rules(game, version, options)
         self.columns = int(params["columns"])
         self.faces = int(params["dice_faces"])
         self.transports_placed = int(params["transports_placed"])
@@ -285,8 +281,8 @@ class SubmarineAttack:
         deck_ids = list(game.decks)
         if not deck_ids:
             raise ValueError("submarine-attack needs at least one deck (a player's card set)")
-        self.names: tuple[str, ...] = tuple(
-            deck_ids[i] if i < len(deck_ids) else f"p{i + 1}" for i in range(n)
+        self._set_players(
+            tuple(deck_ids[i] if i < len(deck_ids) else f"p{i + 1}" for i in range(n))
         )
         self.display: tuple[dict[str, str], ...] = tuple(
             {"ja": game.decks[name].name.ja, "en": game.decks[name].name.en}
@@ -328,7 +324,6 @@ class SubmarineAttack:
         self.face_list = tuple(range(1, self.faces + 1))
         self._ship_arrangements = Arrangements(ships_hand, self.transports_placed)
         self._card_arrangements = Arrangements(cards_hand, self.actions_placed)
-        self._player_index = {name: i for i, name in enumerate(self.names)}
 
     def _hand(
         self, game: Game, deck_id: str, params: Mapping[str, Any]
@@ -388,29 +383,6 @@ class SubmarineAttack:
         return (kind, f"{order.index(grade) if grade in order else 99:02d}{grade}")
 
     # --- Engine protocol ---------------------------------------------------------------------
-
-    @property
-    def game_id(self) -> str:
-        return self._game_id
-
-    @property
-    def version(self) -> str:
-        return self._version
-
-    @property
-    def options(self) -> Mapping[str, OptionValue]:
-        return dict(self._options)
-
-    def player_name(self, player: int) -> str:
-        return "chance" if player == CHANCE else self.names[player]
-
-    def player_index(self, name: str) -> int:
-        try:
-            return self._player_index[name]
-        except KeyError:
-            raise NotationError(
-                f"unknown player '{name}' (players: {', '.join(self.names)})"
-            ) from None
 
     def new_initial_state(self) -> SubmarineAttackState:
         return SubmarineAttackState(self)
@@ -527,11 +499,6 @@ class SubmarineAttack:
                 raise SetupError(("transports",), str(exc)) from None
         return state
 
-    def _setup_player(self, name: object, key: tuple[str | int, ...]) -> int:
-        if not isinstance(name, str) or name not in self._player_index:
-            raise SetupError(key, f"unknown player {name!r} (players: {', '.join(self.names)})")
-        return self._player_index[name]
-
     def _setup_list(self, setup: Mapping[str, Any], key: str, name: str) -> list[Any]:
         value = setup[key]
         if not isinstance(value, Mapping) or name not in value:
@@ -543,7 +510,7 @@ class SubmarineAttack:
 
     # --- queries for worked examples ---------------------------------------------------------
 
-    QUERIES: Final = (
+    QUERIES = (
         "round",
         "scores",
         "first",
@@ -567,9 +534,6 @@ class SubmarineAttack:
         "rounds_played",
         "attacks",
     )
-
-    def query_names(self) -> tuple[str, ...]:
-        return self.QUERIES
 
     def chance_classes(self, state: Any) -> list[tuple[Action, int]] | None:
         """Dice rolls grouped by the faces they show, whatever their order (the rules only
@@ -685,8 +649,12 @@ class SubmarineAttack:
         raise KeyError(name)
 
 
-class SubmarineAttackState:
+class SubmarineAttackState(StateBase[Action, SubmarineAttack]):
     """A position of Submarine Attack (mutable; see `rules_engine.core.State`)."""
+
+    OVER_RULE = "3"
+    JOINT_RULE = "2"
+    JOINT_NEEDED = "all {n} players place at the same time: give a joint action"
 
     __slots__ = (
         "_history",
@@ -771,14 +739,6 @@ class SubmarineAttackState:
 
     # --- protocol ----------------------------------------------------------------------------
 
-    @property
-    def num_players(self) -> int:
-        return self.n
-
-    @property
-    def history(self) -> Sequence[Step[Action]]:
-        return self._history
-
     def current_players(self) -> tuple[int, ...]:
         phase = self.phase
         if phase in (ROLL, START):
@@ -812,13 +772,6 @@ class SubmarineAttackState:
             )
         return []
 
-    def is_legal(self, player: int, action: Action) -> bool:
-        try:
-            self._check(player, action)
-        except IllegalActionError:
-            return False
-        return True
-
     def sample_action(self, player: int, rng: random.Random) -> Action:
         phase = self.phase
         g = self.g
@@ -839,38 +792,6 @@ class SubmarineAttackState:
             c = self.start_candidates
             return Start(c[int(rng.random() * len(c))])
         raise IllegalActionError("2", f"{self.g.player_name(player)} has nothing to do now")
-
-    def apply(self, action: Action) -> None:
-        players = self.current_players()
-        if len(players) != 1:
-            if not players:
-                raise IllegalActionError("3", "the game is over")
-            raise IllegalActionError(
-                "2", f"all {len(players)} players place at the same time: give a joint action"
-            )
-        self._check(players[0], action)
-        self._history.append(action)
-        self._do(action)
-
-    def apply_joint(self, actions: Sequence[Action]) -> None:
-        players = self.current_players()
-        if len(players) == 1 and len(actions) == 1:
-            self.apply(actions[0])
-            return
-        if len(actions) != len(players):
-            raise IllegalActionError(
-                "2",
-                f"{len(players)} player(s) act now "
-                f"({', '.join(self.g.player_name(p) for p in players)}), got {len(actions)} action(s)",
-            )
-        for p, a in zip(players, actions, strict=True):
-            self._check(p, a)
-        self._history.append(JointAction(actions))
-        for a in actions:
-            self._do(a)
-
-    def view(self, player: int) -> Hashable:
-        return self.player_view(player)
 
     def clone(self) -> SubmarineAttackState:
         new = SubmarineAttackState.__new__(SubmarineAttackState)
@@ -910,25 +831,12 @@ class SubmarineAttackState:
     def is_terminal(self) -> bool:
         return self.phase == OVER
 
-    def returns(self) -> tuple[float, ...]:
-        if self.phase != OVER:
-            return (0.0,) * self.n
-        share = 1.0 if len(self.winners) == 1 else 0.0
-        return tuple(share if p in self.winners else -1.0 for p in range(self.n))
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, SubmarineAttackState):
-            return NotImplemented
-        return self._key() == other._key()
-
     def __hash__(self) -> int:
         return hash((self.round, self.phase, len(self._history)))
 
     def _key(self) -> tuple[Any, ...]:
         return (
-            self.g.game_id,
-            self.g.version,
-            tuple(sorted(self.g.options.items())),
+            *self._rules_key(),
             self.init,
             tuple(self._history),
             self.round,

@@ -46,10 +46,10 @@ option was asked for, the engine plays these reconstructions:
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
-from typing import Any, Final, NamedTuple, overload
+from typing import Any, Final, NamedTuple
 
 from printgen.model import Game
 from rules_engine.core import (
@@ -59,16 +59,17 @@ from rules_engine.core import (
     Diagram,
     DiagramCell,
     DiagramGrid,
+    EngineBase,
     IllegalActionError,
     JointAction,
+    LazySequence,
     Mapped,
     NotationError,
-    OptionValue,
     Product,
     RuleOption,
     SetupError,
+    StateBase,
     Step,
-    resolve_options,
 )
 
 GAME_ID: Final = "subzero"
@@ -387,7 +388,7 @@ class SubzeroView:
     log: tuple[str, ...]
 
 
-class MultisetDraws(Sequence[tuple[int, ...]]):
+class MultisetDraws(LazySequence[tuple[int, ...]]):
     """Every distinct multiset of `k` cards from a pile (counts per kind), as sorted tuples of
     kind indexes, lazily: the outcomes of one chance draw."""
 
@@ -412,20 +413,7 @@ class MultisetDraws(Sequence[tuple[int, ...]]):
         self._memo[key] = total
         return total
 
-    def __len__(self) -> int:
-        return self._len
-
-    @overload
-    def __getitem__(self, index: int) -> tuple[int, ...]: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[tuple[int, ...]]: ...
-    def __getitem__(self, index: int | slice) -> tuple[int, ...] | Sequence[tuple[int, ...]]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self._len))]
-        if index < 0:
-            index += self._len
-        if not 0 <= index < self._len:
-            raise IndexError(index)
+    def _item(self, index: int) -> tuple[int, ...]:
         out: list[int] = []
         k = self._k
         for i, c in enumerate(self._counts):
@@ -449,14 +437,12 @@ class MultisetDraws(Sequence[tuple[int, ...]]):
             value.count(i) <= c for i, c in enumerate(self._counts)
         )
 
-    def __iter__(self) -> Iterator[tuple[int, ...]]:
-        for i in range(self._len):
-            yield self[i]
 
-
-class Subzero:
+class Subzero(EngineBase):
     """S.U.B.Z.E.R.O. under one rule version and one set of rule options."""
 
+    GAME_ID = GAME_ID
+    TITLE = "S.U.B.Z.E.R.O."
     OPTIONS = OPTIONS
 
     def __init__(
@@ -465,20 +451,9 @@ class Subzero:
         version: str | None = None,
         options: Mapping[str, object] | None = None,
     ) -> None:
-        if game.id != GAME_ID:
-            raise ValueError(f"not S.U.B.Z.E.R.O.: {game.id}")
-        self._game_id = game.id
-        self._version = version or game.info.rule_version
-        self._options = resolve_options(OPTIONS, options)
+        params = self._load_rules(game, version, options)
         opts = self._options
-        params = game.rule_params(self._version)
-        self.params = params
-        n = int(opts["players"])
-        if not game.info.players.min <= n <= game.info.players.max:
-            raise ValueError(
-                f"{n} players: the game is for {game.info.players.min} to {game.info.players.max}"
-            )
-        self.num_players = n
+        n = self._player_count(game, " to ")
         # Board.
         board = params["board"]
         self.width = int(board["columns"])
@@ -563,8 +538,7 @@ class Subzero:
         colours = [p.deck.id for p in game.pieces if p.kind == "pawn" and p.deck is not None]
         if len(colours) < n:
             raise ValueError(f"{n} players need {n} pawn colours, the data has {len(colours)}")
-        self.names: tuple[str, ...] = tuple(colours[:n])
-        self._player_index = {name: i for i, name in enumerate(self.names)}
+        self._set_players(tuple(colours[:n]))
         self.symbols = tuple(
             str(game.decks[c].values.get("symbol", c[:1].upper())) for c in self.names
         )
@@ -639,29 +613,6 @@ class Subzero:
         )
 
     # --- Engine protocol ---------------------------------------------------------------------
-
-    @property
-    def game_id(self) -> str:
-        return self._game_id
-
-    @property
-    def version(self) -> str:
-        return self._version
-
-    @property
-    def options(self) -> Mapping[str, OptionValue]:
-        return dict(self._options)
-
-    def player_name(self, player: int) -> str:
-        return "chance" if player == CHANCE else self.names[player]
-
-    def player_index(self, name: str) -> int:
-        try:
-            return self._player_index[name]
-        except KeyError:
-            raise NotationError(
-                f"unknown player '{name}' (players: {', '.join(self.names)})"
-            ) from None
 
     def new_initial_state(self) -> SubzeroState:
         return SubzeroState(self)
@@ -1112,11 +1063,6 @@ class Subzero:
         s._check_end_at_setup()
         return s
 
-    def _setup_player(self, name: object, key: tuple[str | int, ...]) -> int:
-        if not isinstance(name, str) or name not in self._player_index:
-            raise SetupError(key, f"unknown player {name!r} (players: {', '.join(self.names)})")
-        return self._player_index[name]
-
     def _setup_map(self, setup: Mapping[str, Any], key: str) -> Mapping[str, Any]:
         value = setup.get(key, {})
         if not isinstance(value, Mapping):
@@ -1131,7 +1077,7 @@ class Subzero:
 
     # --- queries for worked examples ---------------------------------------------------------
 
-    QUERIES: Final = (
+    QUERIES = (
         "phase",
         "turn",
         "step",
@@ -1155,9 +1101,6 @@ class Subzero:
         "victims",
         "winners",
     )
-
-    def query_names(self) -> tuple[str, ...]:
-        return self.QUERIES
 
     def query(self, state: Any, name: str) -> Any:
         if not isinstance(state, SubzeroState):
@@ -1326,8 +1269,12 @@ class _Init(NamedTuple):
     phase: int
 
 
-class SubzeroState:
+class SubzeroState(StateBase[Action, Subzero]):
     """A position of S.U.B.Z.E.R.O. (mutable; see `rules_engine.core.State`)."""
+
+    OVER_RULE = "10"
+    JOINT_RULE = "2"
+    JOINT_NEEDED = "all {n} players program their cards at the same time: give a joint action"
 
     __slots__ = (
         "_history",
@@ -1401,14 +1348,6 @@ class SubzeroState:
         self.winners: tuple[int, ...] = ()
 
     # --- protocol ----------------------------------------------------------------------------
-
-    @property
-    def num_players(self) -> int:
-        return self.n
-
-    @property
-    def history(self) -> Sequence[Step[Action]]:
-        return self._history
 
     def current_players(self) -> tuple[int, ...]:
         phase = self.phase
@@ -1485,13 +1424,6 @@ class SubzeroState:
             ),
         )
 
-    def is_legal(self, player: int, action: Action) -> bool:
-        try:
-            self._check(player, action)
-        except IllegalActionError:
-            return False
-        return True
-
     def sample_action(self, player: int, rng: random.Random) -> Action:
         return self._sample(player, rng.random, rng)
 
@@ -1551,41 +1483,6 @@ class SubzeroState:
         d, t = moves[i // ns]
         r = self.g.reveal_template(player, programs[player][self.slot])
         return Reveal(player, r.card, d, t, shots[i % ns], False, False)
-
-    def apply(self, action: Action) -> None:
-        players = self.current_players()
-        if len(players) != 1:
-            if not players:
-                raise IllegalActionError("10", "the game is over")
-            raise IllegalActionError(
-                "2",
-                f"all {len(players)} players program their cards at the same time: "
-                "give a joint action",
-            )
-        self._check(players[0], action)
-        self._history.append(action)
-        self._do(action)
-
-    def apply_joint(self, actions: Sequence[Action]) -> None:
-        players = self.current_players()
-        if len(players) == 1 and len(actions) == 1:
-            self.apply(actions[0])
-            return
-        if len(actions) != len(players):
-            raise IllegalActionError(
-                "2",
-                f"{len(players)} player(s) act now "
-                f"({', '.join(self.g.player_name(p) for p in players)}), "
-                f"got {len(actions)} action(s)",
-            )
-        for p, a in zip(players, actions, strict=True):
-            self._check(p, a)
-        self._history.append(JointAction(actions))
-        for a in actions:
-            self._do(a)
-
-    def view(self, player: int) -> Hashable:
-        return self.player_view(player)
 
     def clone(self) -> SubzeroState:
         new = SubzeroState.__new__(SubzeroState)
@@ -1657,25 +1554,12 @@ class SubzeroState:
     def is_terminal(self) -> bool:
         return self.phase == OVER
 
-    def returns(self) -> tuple[float, ...]:
-        if self.phase != OVER:
-            return (0.0,) * self.n
-        share = 1.0 if len(self.winners) == 1 else 0.0
-        return tuple(share if p in self.winners else -1.0 for p in range(self.n))
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, SubzeroState):
-            return NotImplemented
-        return self._key() == other._key()
-
     def __hash__(self) -> int:
         return hash((self.turn, self.phase, len(self._history)))
 
     def _key(self) -> tuple[Any, ...]:
         return (
-            self.g.game_id,
-            self.g.version,
-            tuple(sorted(self.g.options.items())),
+            *self._rules_key(),
             self.init,
             tuple(self._history),
             self.phase,

@@ -60,7 +60,7 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
 
@@ -71,15 +71,15 @@ from rules_engine.core import (
     Diagram,
     DiagramCell,
     DiagramGrid,
+    EngineBase,
     IllegalActionError,
     Mapped,
     NotationError,
-    OptionValue,
     Product,
     RuleOption,
     SetupError,
     Step,
-    resolve_options,
+    TurnStateBase,
 )
 
 GAME_ID: Final = "susumuka-modoruka"
@@ -458,9 +458,11 @@ def _int(value: Any, what: str) -> int:
     return value
 
 
-class SusumukaModoruka:
+class SusumukaModoruka(EngineBase):
     """Susumuka & Modoruka under one rule version and one set of rule options."""
 
+    GAME_ID = GAME_ID
+    TITLE = "Susumuka & Modoruka"
     OPTIONS = OPTIONS
 
     def __init__(
@@ -469,20 +471,9 @@ class SusumukaModoruka:
         version: str | None = None,
         options: Mapping[str, object] | None = None,
     ) -> None:
-        if game.id != GAME_ID:
-            raise ValueError(f"not Susumuka & Modoruka: {game.id}")
-        self._game_id = game.id
-        self._version = version or game.info.rule_version
-        self._options = resolve_options(OPTIONS, options)
-        params = game.rule_params(self._version)
-        self.params = params
+        params = self._load_rules(game, version, options)
         opts = self._options
-        n = int(opts["players"])
-        if not game.info.players.min <= n <= game.info.players.max:
-            raise ValueError(
-                f"{n} players: the game is for {game.info.players.min}-{game.info.players.max}"
-            )
-        self.num_players = n
+        n = self._player_count(game)
         self.turns = _int(params["turns"], "turns")
         self.start_hp = _int(params["start_hp"], "start_hp")
         self.death_at = _int(params["death_at_hp"], "death_at_hp")
@@ -553,8 +544,7 @@ class SusumukaModoruka:
         colours = [str(c) for c in params["player_colours"]]
         if len(colours) < n:
             raise ValueError(f"{len(colours)} player colours for {n} players")
-        self.names: tuple[str, ...] = tuple(colours[:n])
-        self._player_index = {name: i for i, name in enumerate(self.names)}
+        self._set_players(tuple(colours[:n]))
         self.colours = {str(k): _text_map(v) for k, v in params["colours"].items()}
         thresholds = params["item_thresholds"]
         self.item_decks: tuple[str, ...] = tuple(
@@ -736,29 +726,6 @@ class SusumukaModoruka:
         )
 
     # --- Engine protocol ---------------------------------------------------------------------
-
-    @property
-    def game_id(self) -> str:
-        return self._game_id
-
-    @property
-    def version(self) -> str:
-        return self._version
-
-    @property
-    def options(self) -> Mapping[str, OptionValue]:
-        return dict(self._options)
-
-    def player_name(self, player: int) -> str:
-        return "chance" if player == CHANCE else self.names[player]
-
-    def player_index(self, name: str) -> int:
-        try:
-            return self._player_index[name]
-        except KeyError:
-            raise NotationError(
-                f"unknown player '{name}' (players: {', '.join(self.names)})"
-            ) from None
 
     def new_initial_state(self) -> SusumukaState:
         return SusumukaState(self)
@@ -961,14 +928,9 @@ class SusumukaModoruka:
         state.init = state._snapshot()
         return state
 
-    def _setup_player(self, name: object, key: tuple[str | int, ...]) -> int:
-        if not isinstance(name, str) or name not in self._player_index:
-            raise SetupError(key, f"unknown player {name!r} (players: {', '.join(self.names)})")
-        return self._player_index[name]
-
     # --- queries for worked examples ---------------------------------------------------------
 
-    QUERIES: Final = (
+    QUERIES = (
         "round",
         "turns_passed",
         "phase",
@@ -1013,9 +975,6 @@ class SusumukaModoruka:
         "scores",
         "winners",
     )
-
-    def query_names(self) -> tuple[str, ...]:
-        return self.QUERIES
 
     def query(self, state: Any, name: str) -> Any:
         if not isinstance(state, SusumukaState):
@@ -1222,8 +1181,12 @@ def _text_map(value: Any) -> dict[str, str]:
     return {"ja": str(value.ja), "en": str(value.en)}
 
 
-class SusumukaState:
+class SusumukaState(TurnStateBase[Action, SusumukaModoruka]):
     """A position of Susumuka & Modoruka (mutable; see `rules_engine.core.State`)."""
+
+    OVER_RULE = "2"
+    JOINT_RULE = "1"
+    ONE_AT_A_TIME = "one player acts at a time: give one action"
 
     __slots__ = (
         "_history",
@@ -1438,14 +1401,6 @@ class SusumukaState:
 
     # --- protocol ----------------------------------------------------------------------------
 
-    @property
-    def num_players(self) -> int:
-        return self.n
-
-    @property
-    def history(self) -> Sequence[Step[Action]]:
-        return self._history
-
     def current_players(self) -> tuple[int, ...]:
         phase = self.phase
         if phase in (FIRST, DRAW, ROLL, ITEM):
@@ -1596,13 +1551,6 @@ class SusumukaState:
             if g.threshold[d] <= flag and (any(self.ipile[k]) or self.ibottom[k])
         ]
 
-    def is_legal(self, player: int, action: Action) -> bool:
-        try:
-            self._check(player, action)
-        except IllegalActionError:
-            return False
-        return True
-
     def sample_action(self, player: int, rng: random.Random) -> Action:
         phase = self.phase
         g = self.g
@@ -1638,22 +1586,6 @@ class SusumukaState:
         if not acts:
             raise IllegalActionError("1", f"{g.player_name(player)} has nothing to do now")
         return acts[int(rng.random() * len(acts))]
-
-    def apply(self, action: Action) -> None:
-        players = self.current_players()
-        if not players:
-            raise IllegalActionError("2", "the game is over")
-        self._check(players[0], action)
-        self._record(action)
-        self._do(action)
-
-    def apply_joint(self, actions: Sequence[Action]) -> None:
-        if len(actions) != 1:
-            raise IllegalActionError("1", "one player acts at a time: give one action")
-        self.apply(actions[0])
-
-    def view(self, player: int) -> Hashable:
-        return self.player_view(player)
 
     def _record(self, action: Action) -> None:
         self._history.append(action)
@@ -1697,23 +1629,11 @@ class SusumukaState:
     def is_terminal(self) -> bool:
         return self.phase == OVER
 
-    def returns(self) -> tuple[float, ...]:
-        if self.phase != OVER:
-            return (0.0,) * self.n
-        share = 1.0 if len(self.winners) == 1 else 0.0
-        return tuple(share if p in self.winners else -1.0 for p in range(self.n))
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, SusumukaState):
-            return NotImplemented
-        return self._key() == other._key()
-
     def __hash__(self) -> int:
         return hash((self.round, self.phase, len(self._history)))
 
     def _key(self) -> tuple[Any, ...]:
-        g = self.g
-        parts: list[Any] = [g.game_id, g.version, tuple(sorted(g.options.items()))]
+        parts: list[Any] = list(self._rules_key())
         parts.append(tuple(self._history))
         for name in _PLAIN:
             if name not in ("g", "init"):
