@@ -27,12 +27,14 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup, escape
 from pydantic import Field
 
+from printgen import fonts
 from printgen.errors import ErrorList, Location, PrintgenError
-from printgen.layouts import LayoutLibrary
+from printgen.layouts import Font, LayoutLibrary
 from printgen.model import Game, Identifier, Strict, Text
-from printgen.ops import Face
+from printgen.ops import Face, Op, Polygon, Rect, TextRun
 from printgen.raster import draw_face
 from printgen.source import Document, load_yaml, validate
+from printgen.units import MM_PER_POINT as MM_PER_PT
 from printgen.units import Length
 
 EDITIONS = ("ja", "en", "ja-en")
@@ -324,18 +326,33 @@ class Block:
 
 
 def picture_uri(face: Face, folder: Path | None = None) -> str:
-    """A piece's picture for the rulebook, as JPEG (PDF embeds it as it is): a file in
-    `folder` (quick for WeasyPrint to parse) or, without one, a data: URI."""
+    """A piece's picture for the rulebook, as JPEG (PDF embeds it as it is)."""
     out = io.BytesIO()
     draw_face(face, PICTURE_DPI).save(out, format="JPEG", quality=88, optimize=False)
-    data = out.getvalue()
+    return stored(out.getvalue(), "jpg", folder)
+
+
+def stored(data: bytes, ext: str, folder: Path | None) -> str:
+    """An image for the rulebook: a file in `folder` (quick for WeasyPrint to parse), named
+    by its content and reached through the fetcher so no path enters the PDF; without a
+    folder, a data: URI."""
     if folder is None:
-        return "data:image/jpeg;base64," + base64.b64encode(data).decode("ascii")
-    name = f"{hashlib.sha256(data).hexdigest()[:24]}.jpg"
+        kind = "jpeg" if ext == "jpg" else ext
+        return f"data:image/{kind};base64," + base64.b64encode(data).decode("ascii")
+    name = f"{hashlib.sha256(data).hexdigest()[:24]}.{ext}"
     path = folder / name
     if not path.exists():
         path.write_bytes(data)
-    return f"{PICTURE_SCHEME}:{name}"  # located by the fetcher, so no path enters the PDF
+    return f"{PICTURE_SCHEME}:{name}"
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """How example diagrams are drawn: where images go, deck colours, the font."""
+
+    pictures: Path | None
+    palette: dict[str, str]
+    font: Font
 
 
 def _pair_blocks(ja: list[Markup], en: list[Markup]) -> list[tuple[Markup, Markup]]:
@@ -355,6 +372,7 @@ def assemble(
     examples: list[Any],
     options: tuple[Any, ...],
     pictures: Path | None = None,
+    font: Font | None = None,
 ) -> list[Block]:
     """Every block of the book, in order, with both languages' HTML."""
     game = rb.game
@@ -512,13 +530,14 @@ def assemble(
         for result in examples:
             cells = {}
             for lang in ("ja", "en"):
-                cells[lang] = example_html(result, lang, palette)
+                cells[lang] = example_html(result, lang, drawing)
             pairs.append((cells["ja"], cells["en"]))
-            rows.extend(example_rows(result, palette))
+            rows.extend(example_rows(result, drawing))
         title = entry.title or lab("examples", "プレイ例", "Worked examples")
         return Block("examples", title, pairs, "examples", rows)
 
     palette = {deck_id: tint(deck.colour) for deck_id, deck in game.decks.items()}
+    drawing = Drawing(pictures, palette, font or _default_font())
     makers: dict[str, GeneratedBlock] = {
         "components": components,
         "picture": picture,
@@ -549,7 +568,7 @@ def tint(colour: str, keep: float = 0.35) -> str:
     return "#{:02x}{:02x}{:02x}".format(*(round(255 - (255 - v) * keep) for v in (r, g, b)))
 
 
-def example_rows(result: Any, palette: dict[str, str]) -> list[tuple[Markup, Markup, Markup]]:
+def example_rows(result: Any, drawing: Drawing) -> list[tuple[Markup, Markup, Markup]]:
     """An example for the side-by-side edition: narratives in two columns, each step's
     diagram once, across both, with labels in both languages."""
     rows: list[tuple[Markup, Markup, Markup]] = []
@@ -574,7 +593,7 @@ def example_rows(result: Any, palette: dict[str, str]) -> list[tuple[Markup, Mar
         code = ""
         if step.notation and step.notation != "exhaust chance":
             code = f'<div class="ex-code">{escape(step.notation)}</div>'
-        drawn = "".join(diagram_html(grid, "ja-en", palette) for grid in step.diagram or ())
+        drawn = "".join(diagram_html(grid, "ja-en", drawing) for grid in step.diagram or ())
         rows.append(
             (
                 says["ja"],
@@ -591,7 +610,7 @@ def _label(text: Any, lang: str) -> str:
     return str(text[lang])
 
 
-def example_html(result: Any, lang: str, palette: dict[str, str] | None = None) -> Markup:
+def example_html(result: Any, lang: str, drawing: Drawing) -> Markup:
     reading = f"ルール {result.version}" if lang == "ja" else f"rules {result.version}"
     if result.options:
         reading += ", " + ", ".join(f"{k} = {v}" for k, v in result.options.items())
@@ -605,7 +624,7 @@ def example_html(result: Any, lang: str, palette: dict[str, str] | None = None) 
         if step.notation and step.notation != "exhaust chance":
             out.append(f'<div class="ex-code">{escape(step.notation)}</div>')
         for grid in step.diagram or ():
-            out.append(diagram_html(grid, lang, palette or {}))
+            out.append(diagram_html(grid, lang, drawing))
         out.append("</div>")
     out.append("</div>")
     return Markup(autospace("".join(out)))
@@ -622,70 +641,104 @@ def _text_mm(text: str, size: float) -> float:
     return sum(size if ord(ch) > 0x2E7F else size * 0.6 for ch in text)
 
 
-def diagram_html(grid: Any, lang: str, palette: dict[str, str] | None = None) -> str:
-    """A diagram grid as inline SVG: one path for the grid lines, a rectangle only for a
-    marked cell and text only for a filled one (few elements keep the layout fast).
-    Columns widen to fit their heading and contents."""
+DIAGRAM_DPI = 300
+
+
+def diagram_face(grid: Any, lang: str, drawing: Drawing) -> Face:
+    """A diagram grid as drawing operations (mm, y down): labels, marked cells, grid lines,
+    the cells' text. Columns widen to fit their heading and contents."""
+    font_name = fonts.pdf_font_name(drawing.font.key, drawing.font.path)
+
+    def width(text: str, size_mm: float) -> float:
+        return fonts.string_width_mm(text, font_name, size_mm / MM_PER_PT)
+
+    def text(
+        x: float, baseline: float, value: str, size_mm: float, ink: str, anchor: str = "start"
+    ) -> TextRun:
+        shift = {"start": 0.0, "middle": width(value, size_mm) / 2, "end": width(value, size_mm)}[
+            anchor
+        ]
+        return TextRun(
+            x - shift,
+            baseline,
+            value,
+            drawing.font.key,
+            drawing.font.path,
+            size_mm / MM_PER_PT,
+            ink,
+        )
+
     cols = max(len(cells) for _label, cells in grid.rows)
     widths = [DIAGRAM_CELL] * cols
     for c in range(cols):
-        texts_in = [grid.columns[c]] if c < len(grid.columns) else []
-        texts_in += [cells[c].text for _label, cells in grid.rows if c < len(cells)]
-        widths[c] = max(DIAGRAM_CELL, *(_text_mm(t, 2.4) + 1.2 for t in texts_in))
+        contents = [grid.columns[c]] if c < len(grid.columns) else []
+        contents += [cells[c].text for _label, cells in grid.rows if c < len(cells)]
+        widths[c] = max(DIAGRAM_CELL, *(width(t, 2.4) + 1.2 for t in contents))
     starts = [sum(widths[:c]) for c in range(cols)]
     labels = [_label(label, lang) for label, _cells in grid.rows]
+    title = _label(grid.title, lang)
     cell, top = DIAGRAM_CELL, 8.0
-    left = max(DIAGRAM_LABEL / 2, *(_text_mm(t, 2.2) + 2 for t in labels))
-    width = max(left + sum(widths) + 1, _text_mm(_label(grid.title, lang), 2.6) + 1)
-    height = top + len(grid.rows) * cell + 1
-    font = 'font-family="PG Gothic"'
-    out = [
-        f'<svg class="diagram" xmlns="http://www.w3.org/2000/svg" width="{width:.1f}mm" '
-        f'height="{height:.1f}mm" viewBox="0 0 {width:.1f} {height:.1f}">',
-        f'<text x="0" y="3" font-size="2.6" {font} fill="#333">{escape(_label(grid.title, lang))}</text>',
+    left = max(DIAGRAM_LABEL / 2, *(width(t, 2.2) + 2 for t in labels))
+    total_w = max(left + sum(widths) + 1, width(title, 2.6) + 1)
+    total_h = top + len(grid.rows) * cell + 1
+    ops: list[Op] = [text(0, 3, title, 2.6, "#333333")]
+    ops += [
+        text(left + starts[c] + widths[c] / 2, top - 1, label, 2.2, "#888888", "middle")
+        for c, label in enumerate(grid.columns[:cols])
     ]
-    for c, label in enumerate(grid.columns[:cols]):
-        out.append(
-            f'<text x="{left + starts[c] + widths[c] / 2:.2f}" y="{top - 1:.2f}" font-size="2.2" {font} '
-            f'fill="#888" text-anchor="middle">{escape(label)}</text>'
-        )
-    lines: list[str] = []
-    marks: list[str] = []
-    texts: list[str] = []
-    for r, (_label_text, cells) in enumerate(grid.rows):
+    lines: list[Op] = []
+    texts: list[Op] = []
+    for r, (_row, cells) in enumerate(grid.rows):
         y = top + r * cell
-        texts.append(
-            f'<text x="{left - 1:.2f}" y="{y + cell * 0.68:.2f}" font-size="2.2" {font} fill="#666" '
-            f'text-anchor="end">{escape(labels[r])}</text>'
-        )
+        texts.append(text(left - 1, y + cell * 0.68, labels[r], 2.2, "#666666", "end"))
+        span = sum(widths[: len(cells)])
         if cells:
-            span = sum(widths[: len(cells)])
-            lines.append(f"M{left:.2f} {y:.2f}h{span:.2f}M{left:.2f} {y + cell:.2f}h{span:.2f}")
-            lines.extend(f"M{left + starts[c]:.2f} {y:.2f}v{cell:.2f}" for c in range(len(cells)))
-            lines.append(f"M{left + span:.2f} {y:.2f}v{cell:.2f}")
+            lines.append(Polygon(((left, y), (left + span, y)), None, "#888888", 0.15, False))
+            lines.append(
+                Polygon(((left, y + cell), (left + span, y + cell)), None, "#888888", 0.15, False)
+            )
+            for c in range(len(cells) + 1):
+                x = left + (starts[c] if c < len(cells) else span)
+                lines.append(Polygon(((x, y), (x, y + cell)), None, "#888888", 0.15, False))
         for c, item in enumerate(cells):
             x, w = left + starts[c], widths[c]
-            fill = MARK_FILL.get(item.mark) or (palette or {}).get(item.mark)
+            fill = MARK_FILL.get(item.mark) or drawing.palette.get(item.mark)
             if fill:
-                marks.append(
-                    f'<rect x="{x:.2f}" y="{y:.2f}" width="{w:.2f}" height="{cell}" fill="{fill}"/>'
-                )
+                ops.append(Rect(x, y, w, cell, fill, None, 0.0))
             if item.mark in ("sunk", "hit"):
-                marks.append(
-                    f'<path d="M{x + 0.6:.2f} {y + cell - 0.6:.2f}L{x + w - 0.6:.2f} {y + 0.6:.2f}" '
-                    'stroke="#ffffff" stroke-width="0.3"/>'
+                ops.append(
+                    Polygon(
+                        ((x + 0.6, y + cell - 0.6), (x + w - 0.6, y + 0.6)),
+                        None,
+                        "#ffffff",
+                        0.3,
+                        False,
+                    )
                 )
             if item.text:
                 ink = MARK_INK.get(item.mark, "#111111")
-                texts.append(
-                    f'<text x="{x + w / 2:.2f}" y="{y + cell * 0.68:.2f}" font-size="2.4" {font} '
-                    f'fill="{ink}" text-anchor="middle">{escape(item.text)}</text>'
-                )
-    out.extend(marks)
-    out.append(f'<path d="{"".join(lines)}" fill="none" stroke="#888" stroke-width="0.15"/>')
-    out.extend(texts)
-    out.append("</svg>")
-    return "".join(out)
+                texts.append(text(x + w / 2, y + cell * 0.68, item.text, 2.4, ink, "middle"))
+    return Face("diagram", total_w, total_h, 0.0, tuple(ops + lines + texts))
+
+
+def diagram_html(grid: Any, lang: str, drawing: Drawing) -> str:
+    """A diagram as a 300 DPI image (many small vector shapes and texts made the rulebook
+    slow to lay out; a picture is one box)."""
+    face = diagram_face(grid, lang, drawing)
+    out = io.BytesIO()
+    draw_face(face, DIAGRAM_DPI).save(
+        out, format="PNG", dpi=(DIAGRAM_DPI, DIAGRAM_DPI), compress_level=1
+    )
+    alt = escape(_label(grid.title, lang))
+    return (
+        f'<img class="diagram" src="{stored(out.getvalue(), "png", drawing.pictures)}" alt="{alt}" '
+        f'style="width:{face.width:.2f}mm"/>'
+    )
+
+
+def _default_font() -> Font:
+    root = Path(__file__).resolve().parent.parent / "layouts" / "fonts"
+    return Font("gothic", root / "BIZUDPGothic-Regular.ttf", root / "OFL-BIZUDPGothic.txt")
 
 
 # --- rendering --------------------------------------------------------------------------
@@ -719,7 +772,8 @@ def _fetcher(allowed: Path, extra: Path | None = None) -> Any:
                 path = extra / name
                 if "/" in name or not path.is_file():
                     raise ValueError(f"no picture {name}")
-                return URLFetcherResponse(url, path.read_bytes(), {"Content-Type": "image/jpeg"})
+                kind = "image/png" if name.endswith(".png") else "image/jpeg"
+                return URLFetcherResponse(url, path.read_bytes(), {"Content-Type": kind})
             if url.startswith("file:"):
                 path = Path(unquote(urlparse(url).path)).resolve()
                 if not (any(path.is_relative_to(r) for r in roots) and path.is_file()):
@@ -785,10 +839,33 @@ def iter_editions() -> Iterator[str]:
     yield from EDITIONS
 
 
-def faces_for_rulebook(lib: LayoutLibrary, game: Game) -> dict[str, dict[str, Face]]:
-    from printgen.render import faces_of
+def faces_for_rulebook(lib: LayoutLibrary, rb: Rulebook) -> dict[str, dict[str, Face]]:
+    """The fronts the rulebook shows: the first piece of each component and every piece a
+    picture block names, in Japanese and in English."""
+    from printgen.render import FaceRequest, render_face
 
-    return {lang: faces_of(game, lib, lang) for lang in ("ja", "en")}
+    game = rb.game
+    shown: dict[str, Any] = {}
+    for piece in game.pieces:
+        shown.setdefault(piece.component.id, piece)
+    wanted = {p.id: p for p in shown.values()}
+    for entry in rb.book.contents:
+        if entry.block == "picture" and entry.piece:
+            try:
+                wanted[entry.piece] = game.piece(entry.piece)
+            except KeyError:
+                ids = ", ".join(p.id for p in game.pieces[:12])
+                raise PrintgenError(
+                    f"picture block: no piece '{entry.piece}' in {game.id} (pieces: {ids}, ...)",
+                    Location(rb.folder / "book.yaml"),
+                ) from None
+    faces: dict[str, dict[str, Face]] = {}
+    for lang in ("ja", "en"):
+        faces[lang] = {}
+        for piece in wanted.values():
+            req = FaceRequest(piece, "front", lang)
+            faces[lang][req.key] = render_face(lib, game, req)
+    return faces
 
 
 def rulebook_html(
@@ -821,8 +898,10 @@ def rulebook_html(
                 f"(examples: {', '.join(sorted(known))})"
             )
         results = [known[name] for name in rb.book.examples]
-    faces = faces_for_rulebook(lib, game)
-    blocks = assemble(rb, faces, results, entry.options if entry else (), pictures)
+    faces = faces_for_rulebook(lib, rb)
+    blocks = assemble(
+        rb, faces, results, entry.options if entry else (), pictures, lib.fonts["gothic"]
+    )
     return {edition: html_of(rb, blocks, edition, lib.root) for edition in editions}
 
 
