@@ -50,7 +50,7 @@ AIM_PDF_MS = 2.0
 AIM_PNG_MS = 30.0
 AIM_PEAK_MB = 150.0
 AIM_MEM_CARDS = 1000
-BUSY_LOAD = 0.5  # 1-minute load average above which the figures are flagged as unreliable
+BUSY_PCT = 10  # other processes' CPU (% of one core) above which a phase is flagged
 
 
 # --- the generated deck -------------------------------------------------------------------
@@ -207,6 +207,23 @@ def cpu_s() -> float:
     return time.process_time() + children.ru_utime + children.ru_stime
 
 
+def system_busy_s() -> float:
+    """CPU seconds used by every process on the machine so far (from /proc/stat)."""
+    try:
+        fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return 0.0
+    busy = sum(fields[:8]) - fields[3] - fields[4]  # all but idle and iowait
+    return busy / os.sysconf("SC_CLK_TCK")
+
+
+def others_ms(busy0: float, cpu0: float) -> float:
+    """CPU ms that other processes used since (busy0, cpu0): the machine was not quiet."""
+    if not busy0:
+        return 0.0
+    return max(0.0, (system_busy_s() - busy0 - (cpu_s() - cpu0)) * 1000.0)
+
+
 def load_and_render(root: Path, game: str) -> tuple[LayoutLibrary, Rendered, dict[str, float]]:
     t0, c0 = time.perf_counter(), cpu_s()
     lib, games = load_all(Project(root), [game])
@@ -259,7 +276,9 @@ def phase_options(phase: str) -> tuple[BuildOptions, str]:
 
 
 def run_phase(root: Path, game: str, phase: str, repeats: int) -> dict[str, Any]:
+    b0, c0 = system_busy_s(), cpu_s()
     lib, r, first = load_and_render(root, game)
+    first["others_cpu_ms"] = others_ms(b0, c0)
     cards = sum(len(group) for group in items_of(lib, r))  # physical pieces, not just cards
     kinds: dict[str, int] = {}
     for piece in r.game.pieces:
@@ -270,7 +289,9 @@ def run_phase(root: Path, game: str, phase: str, repeats: int) -> dict[str, Any]
     if phase == "render":
         runs.append(first)
         for _ in range(repeats - 1):
+            b0, c0 = system_busy_s(), cpu_s()
             runs.append(load_and_render(root, game)[2])
+            runs[-1]["others_cpu_ms"] = others_ms(b0, c0)
         key, cpu_key = "total", "cpu_ms"
         for run in runs:
             run["total"] = run["load_ms"] + run["render_ms"]
@@ -279,7 +300,10 @@ def run_phase(root: Path, game: str, phase: str, repeats: int) -> dict[str, Any]
         cpu_key = key.replace("_ms", "_cpu_ms")
         before_mb = maxrss_mb(resource.RUSAGE_SELF)
         with TreeSampler() as sampler:
-            runs = [export_once(lib, r, opts) for _ in range(repeats)]
+            for _ in range(repeats):
+                b0, c0 = system_busy_s(), cpu_s()
+                runs.append(export_once(lib, r, opts))
+                runs[-1]["others_cpu_ms"] = others_ms(b0, c0)
         result["rss_before_phase_mb"] = round(before_mb, 1)
         if opts.png:
             result["png_files"] = sum(
@@ -297,6 +321,8 @@ def run_phase(root: Path, game: str, phase: str, repeats: int) -> dict[str, Any]
             "ms_per_card": round(best[key] / cards, 3),
             "cpu_ms": round(best[cpu_key], 1),
             "cpu_ms_per_card": round(best[cpu_key] / cards, 3),
+            # Other processes' CPU during the reported run, in % of one core.
+            "others_pct": round(100.0 * best["others_cpu_ms"] / max(best[key], 1e-9)),
             "detail_ms": {k: round(v, 1) for k, v in best.items()},
             "runs_ms": [round(run[key], 1) for run in runs],
             "self_peak_mb": round(self_mb, 1),
@@ -355,6 +381,7 @@ def build_row(phases: list[dict[str, Any]]) -> dict[str, Any]:
     parts = [row for row in phases if row["phase"] in ("render", "pdf", "png-2")]
     total = sum(row["total_ms"] for row in parts)
     cpu = sum(row["cpu_ms"] for row in parts)
+    others = sum(row["others_pct"] * row["total_ms"] / 100.0 for row in parts)
     cards = parts[0]["cards"]
     return {
         "case": parts[0]["case"],
@@ -364,6 +391,7 @@ def build_row(phases: list[dict[str, Any]]) -> dict[str, Any]:
         "ms_per_card": round(total / cards, 3),
         "cpu_ms": round(cpu, 1),
         "cpu_ms_per_card": round(cpu / cards, 3),
+        "others_pct": round(100.0 * others / max(total, 1e-9)),
         "peak_mb": max(row["peak_mb"] for row in parts),
         "derived": True,
     }
@@ -393,14 +421,15 @@ def aims_of(row: dict[str, Any]) -> str:
 def print_table(rows: list[dict[str, Any]]) -> None:
     head = (
         f"{'case':22} {'pieces':>6}  {'phase':8} {'total ms':>9} {'ms/piece':>8} {'cpu/piece':>9}"
-        f" {'peak MB':>8}  aims"
+        f" {'others':>6} {'peak MB':>8}  aims"
     )
     print(head)
     print("-" * len(head))
     for row in rows:
         print(
             f"{row['case']:22} {row['cards']:>6}  {row['phase']:8} {row['total_ms']:>9.1f} "
-            f"{row['ms_per_card']:>8.2f} {row['cpu_ms_per_card']:>9.2f} {row['peak_mb']:>8.1f}"
+            f"{row['ms_per_card']:>8.2f} {row['cpu_ms_per_card']:>9.2f} {row['others_pct']:>5}%"
+            f" {row['peak_mb']:>8.1f}"
             f"  {aims_of(row)}"
         )
     print()
@@ -408,7 +437,9 @@ def print_table(rows: list[dict[str, Any]]) -> None:
     print("render = load + layout/text fitting; pdf = A4 sheets, calibration, cards.pdf (1 core);")
     print("png-N = per-piece PNGs at 300 DPI on N processes (wall time), front and back counted;")
     print("build-2 = render + pdf + png-2 (sum; peak = the largest of them).")
-    print("ms = wall time; cpu = CPU time of the process and its PNG workers (robust to load).")
+    print("ms = wall time; cpu = CPU time of the process and its PNG workers (robust to load);")
+    print("others = CPU that other processes used meanwhile, in % of one core: if it is not")
+    print("near 0%, the machine was busy and wall times (png-2 above all) are inflated.")
     print("peak MB = the phase's process (ru_maxrss) + its largest PNG worker (RUSAGE_CHILDREN).")
 
 
@@ -433,12 +464,6 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     load_before = os.getloadavg()[0]
-    if load_before > BUSY_LOAD:
-        print(
-            f"bench: warning: load average {load_before:.1f} before starting; other work "
-            "on this machine will inflate the figures",
-            file=sys.stderr,
-        )
     with tempfile.TemporaryDirectory(prefix="printgen-bench-") as tmp:
         deck_root, cards_root = Path(tmp) / "deck", Path(tmp) / "cards-only"
         make_deck_project(deck_root, args.cards)
@@ -484,8 +509,9 @@ def main(argv: list[str] | None = None) -> int:
     }
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(report, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    if load_before > BUSY_LOAD:
-        print(f"\nwarning: load average was {load_before:.1f} at the start: figures inflated?")
+    busy = [f"{row['case']} {row['phase']}" for row in rows if row["others_pct"] > BUSY_PCT]
+    if busy:
+        print(f"\nwarning: other processes were busy during: {', '.join(busy)}")
     print(f"\nresults: {args.json} ({wall_s:.0f} s)")
     return 0
 

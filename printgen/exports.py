@@ -45,11 +45,13 @@ def render_pngs(faces: Iterable[Face], dpi: int, jobs: int) -> Iterator[tuple[st
     """(face key, PNG bytes) for each distinct face, drawn on `jobs` processes and handed
     over one at a time, so a thousand images never sit in memory together."""
     todo = list({f.key: f for f in faces}.values())
+    # Largest first, one at a time: a board's image takes as long as dozens of cards'.
+    todo.sort(key=lambda f: -(f.width + 2 * f.bleed) * (f.height + 2 * f.bleed))
     if jobs <= 1 or len(todo) < 8:
         for face in todo:
             yield face.key, png_bytes(face, dpi)
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        results = pool.map(_png_job, [(f, dpi) for f in todo], chunksize=4)
+        results = pool.map(_png_job, [(f, dpi) for f in todo], chunksize=1)
         for face, data in zip(todo, results, strict=True):
             yield face.key, data
