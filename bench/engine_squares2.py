@@ -20,9 +20,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from printgen.model import load_game  # noqa: E402
-from rules_engine.core import play_random  # noqa: E402
-from rules_engine.squares2 import OPTIONS, Squares2  # noqa: E402
+from printgen.model import Game, load_game  # noqa: E402
+from rules_engine.core import options_from, play_random  # noqa: E402
+from rules_engine.squares2 import Squares2  # noqa: E402
 
 
 def rate(engine: Squares2, seconds: float, generic: bool) -> tuple[float, float, float]:
@@ -46,9 +46,9 @@ def rate(engine: Squares2, seconds: float, generic: bool) -> tuple[float, float,
             return games / (now - start), actions / games, turns / games
 
 
-def parse_option(text: str) -> tuple[str, object]:
+def parse_option(game: Game, text: str) -> tuple[str, object]:
     name, _, raw = text.partition("=")
-    default = next((o.default for o in OPTIONS if o.name == name), None)
+    default = next((o.default for o in options_from(game) if o.name == name), None)
     if isinstance(default, bool):
         return name, raw.lower() in ("1", "true", "yes")
     if isinstance(default, int):
@@ -62,7 +62,7 @@ def main() -> None:
     parser.add_argument("--option", action="append", default=[], help="NAME=VALUE")
     args = parser.parse_args()
     game = load_game(ROOT / "components" / "squares2")
-    options = dict(parse_option(o) for o in args.option)
+    options = dict(parse_option(game, o) for o in args.option)
     sets = [options] if options else [{}, {"turn_limit": 200}]
     print(f"SQUARES II, random full games per second on one core ({args.seconds:g} s CPU each)")
     for chosen in sets:

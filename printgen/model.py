@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from printgen.errors import ErrorList, Location, PrintgenError
 from printgen.source import Document, load_yaml, validate
@@ -80,6 +80,68 @@ class RuleVersion(Strict):
     note: Text | None = None
 
 
+OptionValue = str | int | bool
+
+
+def _option_key(value: object) -> object:
+    """A choice key as text: YAML reads `true:` or `2:` as a bool or an int."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, int):
+        return str(value)
+    return value
+
+
+def _same_value(a: OptionValue, b: OptionValue) -> bool:
+    """Equal and of the same kind (`True == 1` in Python, but not here)."""
+    return type(a) is type(b) and a == b
+
+
+class OptionSpec(Strict):
+    """A rule option: a reading the rules leave open, made explicit.
+
+    The rulebook prints `explain` (and the default's `choices` text) under
+    "Clarifications"; examples name the options they need.  `choices` is keyed by the
+    allowed values written as text (`true`, `2`, `miss`).
+    """
+
+    name: str
+    default: OptionValue
+    allowed: list[OptionValue]
+    explain: Text
+    choices: dict[str, Text] = Field(default_factory=dict)
+
+    @field_validator("choices", mode="before")
+    @classmethod
+    def _keys_as_text(cls, value: object) -> object:
+        if isinstance(value, dict):
+            return {_option_key(k): v for k, v in value.items()}
+        return value
+
+    def value_of(self, key: str) -> OptionValue:
+        """The allowed value a choice key names (`'true'` is `True`, `'2'` is `2`)."""
+        found = [v for v in self.allowed if key in (str(v), str(v).lower())]
+        if len(found) != 1:
+            allowed = ", ".join(str(v) for v in self.allowed)
+            raise ValueError(
+                f"option {self.name}: choice '{key}' is not one allowed value ({allowed})"
+            )
+        return found[0]
+
+    @model_validator(mode="after")
+    def _consistent(self) -> OptionSpec:
+        if not self.allowed:
+            raise ValueError(f"option {self.name}: no allowed values")
+        if not any(_same_value(self.default, v) for v in self.allowed):
+            allowed = ", ".join(str(v) for v in self.allowed)
+            raise ValueError(
+                f"option {self.name}: default {self.default!r} is not allowed ({allowed})"
+            )
+        for key in self.choices:
+            self.value_of(key)
+        return self
+
+
 class Deck(Strict):
     """A group of components sharing a back (a player's set, an item deck...)."""
 
@@ -133,6 +195,7 @@ class GameInfo(Strict):
     rule_versions: list[RuleVersion] = Field(default_factory=list)
     rules: dict[str, Any] = Field(default_factory=dict)
     source_note: Text | None = None
+    options: list[OptionSpec] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _version_known(self) -> GameInfo:
@@ -141,6 +204,10 @@ class GameInfo(Strict):
             raise ValueError(
                 f"rule_version '{self.rule_version}' is not among rule_versions ({', '.join(ids)})"
             )
+        names = [o.name for o in self.options]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise ValueError(f"option '{twice[0]}' is given more than once")
         return self
 
 

@@ -899,9 +899,11 @@ def rulebook_html(
             )
         results = [known[name] for name in rb.book.examples]
     faces = faces_for_rulebook(lib, rb)
-    blocks = assemble(
-        rb, faces, results, entry.options if entry else (), pictures, lib.fonts["gothic"]
-    )
+    try:
+        options = entry.options_for(game) if entry else ()
+    except ValueError as exc:  # the game's data does not fit its engine
+        raise PrintgenError(f"{game.id} data: {exc}") from None
+    blocks = assemble(rb, faces, results, options, pictures, lib.fonts["gothic"])
     return {edition: html_of(rb, blocks, edition, lib.root) for edition in editions}
 
 

@@ -110,6 +110,42 @@ class RuleOption:
         return value
 
 
+def options_from(game: Game) -> tuple[RuleOption, ...]:
+    """The game's rule options, as its `game.yaml` states them (`options:`)."""
+    return tuple(
+        RuleOption(
+            spec.name,
+            spec.default,
+            tuple(spec.allowed),
+            Bilingual(spec.explain.ja, spec.explain.en),
+            {spec.value_of(key): Bilingual(text.ja, text.en) for key, text in spec.choices.items()},
+        )
+        for spec in game.info.options
+    )
+
+
+def played_options(game: Game, names: Sequence[str]) -> tuple[RuleOption, ...]:
+    """The game's rule options, checked to be exactly the ones an engine plays (`names`):
+    the data and the engine must not drift apart."""
+    declared = options_from(game)
+    stated = [o.name for o in declared]
+    missing = [n for n in names if n not in stated]
+    if missing:
+        raise ValueError(
+            f"components/{game.id}/game.yaml lacks the rule option"
+            f"{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
+            f"(under options:), which the engine plays"
+        )
+    unknown = [n for n in stated if n not in names]
+    if unknown:
+        raise ValueError(
+            f"components/{game.id}/game.yaml states the rule option"
+            f"{'s' if len(unknown) > 1 else ''} {', '.join(unknown)} "
+            f"(under options:), which the engine does not play"
+        )
+    return declared
+
+
 def resolve_options(
     declared: Sequence[RuleOption], given: Mapping[str, object] | None
 ) -> dict[str, OptionValue]:
@@ -293,18 +329,20 @@ class EngineBase:
     """The bookkeeping part of `Engine`, the same in every game's engine.
 
     A subclass names its game (`GAME_ID`, and `TITLE` for the error on another game) and
-    its `OPTIONS`; its `__init__` calls `_load_rules` first and `_set_players` once it
-    knows the players' names.
+    the rule options it plays (`OPTION_NAMES`; the options themselves are data, under
+    `options:` in the game's `game.yaml`); its `__init__` calls `_load_rules` first and
+    `_set_players` once it knows the players' names.
     """
 
     GAME_ID: ClassVar[str]
     TITLE: ClassVar[str]
-    OPTIONS: ClassVar[tuple[RuleOption, ...]]
+    OPTION_NAMES: ClassVar[tuple[str, ...]]
     QUERIES: ClassVar[tuple[str, ...]]
 
     _game_id: str
     _version: str
     _options: dict[str, OptionValue]
+    declared_options: tuple[RuleOption, ...]
     params: dict[str, Any]
     num_players: int
     names: tuple[str, ...]
@@ -319,10 +357,15 @@ class EngineBase:
             raise ValueError(f"not {self.TITLE}: {game.id}")
         self._game_id = game.id
         self._version = version or game.info.rule_version
-        self._options = resolve_options(self.OPTIONS, options)
+        self.declared_options = played_options(game, self.OPTION_NAMES)
+        self._options = resolve_options(self.declared_options, options)
         params = game.rule_params(self._version)
         self.params = params
         return params
+
+    def declared_option(self, name: str) -> RuleOption:
+        """One of the rule options this engine plays, as the game's data states it."""
+        return next(o for o in self.declared_options if o.name == name)
 
     def _player_count(self, game: Game, between: str = "-") -> int:
         """The `players` option, checked against the game's range of players (kept as

@@ -199,7 +199,7 @@ def build_engine(game: Game, example: Example) -> Engine[Any]:
         return entry.load(game, spec.version, spec.options)
     except OptionError as exc:
         key = ("options", exc.name)
-        known = any(o.name == exc.name for o in entry.options)
+        known = exc.name in entry.option_names
         where = example.where(key) if known else example.doc.where_key(key)
         raise PrintgenError(str(exc), where) from None
     except ValueError as exc:  # the game's data does not fit its engine

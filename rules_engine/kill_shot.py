@@ -79,7 +79,6 @@ from rules_engine.core import (
     Mapped,
     NotationError,
     Product,
-    RuleOption,
     SetupError,
     StateBase,
     Step,
@@ -100,312 +99,32 @@ OPTIONAL_RULES: Final = (
 )
 
 
-def _b(ja: str, en: str) -> Bilingual:
-    return Bilingual(ja=ja, en=en)
-
-
-def _optional(name: str, ja: str, en: str) -> RuleOption:
-    return RuleOption(
-        name,
-        False,
-        (False, True),
-        _b(ja, en),
-        {True: _b("使う。", "In play."), False: _b("使わない。", "Not in play.")},
-    )
-
-
-OPTIONS: Final = (
-    RuleOption(
-        "game_type",
-        REAL_TIME,
-        (REAL_TIME, TACTICAL, SITUATION),
-        _b(
-            "ゲームタイプ(1 リアルタイム、2 タクティカル・エンゲージメント、3 シチュエーションルーム)。",
-            "The game type (1 Real Time, 2 Tactical Engagement, 3 Situation Room).",
-        ),
-        {
-            REAL_TIME: _b(
-                "手番なし。最初にKill Shotを置いた人が捕捉。",
-                "No turns; the first Kill Shot claims.",
-            ),
-            TACTICAL: _b(
-                "手番なし。各自1色20枚。パイル内の自分のカードの得点値の合計が最も多い人が獲得。",
-                "No turns; one colour each; the most points of your own cards in the pile claims.",
-            ),
-            SITUATION: _b("時計回りの手番制。手札9枚。", "Clockwise turns with hands of 9."),
-        },
-    ),
-    RuleOption(
-        "players",
-        4,
-        (2, 3, 4, 5),
-        _b("プレイ人数。", "Number of players."),
-    ),
-    _optional(
-        "briefing",
-        "オプションルール「ブリーフィング」: 「3、2、1、ゴー！」の前に初期手札を見られる。",
-        "Optional rule Briefing: look at your starting hand before the countdown.",
-    ),
-    _optional(
-        "deadline",
-        "オプションルール「デッドライン」: 色別、1~9を1枚ずつと任意の3枚、補充なし。",
-        "Optional rule Deadline: colour decks, one card of each number plus 3, no refills.",
-    ),
-    _optional(
-        "taliban",
-        "オプションルール「タリバン」: 1人がテロリスト側で、同じか1小さい数字を出す。",
-        "Optional rule Taliban: one player sides with the terrorist and plays the same or one lower.",
-    ),
-    _optional(
-        "night_mission",
-        "オプションルール「夜間任務」: 手札は伏せたまま、一度に1枚だけ見られる。",
-        "Optional rule Night Mission: cards stay face down; look at one at a time.",
-    ),
-    _optional(
-        "one_shot_one_kill",
-        "オプションルール「ワンショット、ワンキル」: 一番上と同じ数字は出せない。",
-        "Optional rule One Shot One Kill: never the same number as the top card.",
-    ),
-    _optional(
-        "terror_threat",
-        "オプションルール「テロの脅威」: テロリスト3枚、捜索パイル3つ。",
-        "Optional rule Terror Threat: three terrorists, three hunt piles.",
-    ),
-    RuleOption(
-        "situation_room_decks",
-        "shared",
-        ("shared", "per_colour"),
-        _b(
-            "シチュエーションルームのデッキと獲得方法(原文はどちらでもよいとしている)。",
-            "Situation Room's decks and claim (the text allows either).",
-        ),
-        {
-            "shared": _b(
-                "共通のデッキ。最初にKill Shotを置いた人が獲得。",
-                "One shared deck; the first Kill Shot claims.",
-            ),
-            "per_colour": _b(
-                "色別のデッキ。パイル内の自分のカードの得点値が最も多い人が獲得。",
-                "Colour decks; the most points of your own cards in the pile claims.",
-            ),
-        },
-    ),
-    RuleOption(
-        "simultaneous_plays",
-        "chance_orders",
-        ("chance_orders", "all_land"),
-        _b(
-            "リアルタイムで2人以上が同時にカードを出したとき(原文に記載なし)。",
-            "Two or more players play at the same instant in real time (not stated).",
-        ),
-        {
-            "chance_orders": _b(
-                "偶然がどちらが先かを決め、後のカードは新しい一番上に対して判定する(出せなければ手札に戻す)。",
-                "Chance decides which landed first; later cards are judged on the new top (or go back to hand).",
-            ),
-            "all_land": _b(
-                "直前の一番上に対して出せるカードはすべて置かれる(小さい数字から)。",
-                "Every card legal on the top before the instant lands (lowest number first).",
-            ),
-        },
-    ),
-    RuleOption(
-        "kill_shot_tie",
-        "chance",
-        ("chance", "escapes"),
-        _b(
-            "「すべて置かれる」で2枚以上のKill Shotが同時に捕捉を決めたとき。",
-            "Under all_land, two or more Kill Shots decide the claim at the same instant.",
-        ),
-        {
-            "chance": _b("偶然が獲得者を決める。", "Chance picks the claimer."),
-            "escapes": _b(
-                "誰も獲得せず、テロリストは逃亡する。", "No one claims; the terrorist escapes."
-            ),
-        },
-    ),
-    RuleOption(
-        "bad_intel_levels",
-        "numbers",
-        ("numbers", "runs"),
-        _b(
-            "不正確な情報で取り除く「上から2レベル」の意味(パイルが下がる場合に違いが出る)。",
-            'What Bad Intel\'s "top two levels" are (they differ when a pile goes down).',
-        ),
-        {
-            "numbers": _b(
-                "一番上の数字と1小さい数字のカードをパイルからすべて取り除く(5なら5と4すべて)。",
-                "Every card of the top number and of the number below it (top 5: every 5 and 4).",
-            ),
-            "runs": _b(
-                "上から同じ数字の並び2つ分を取り除く。",
-                "The top two runs of equal numbers, from the top down.",
-            ),
-        },
-    ),
-    RuleOption(
-        "bad_intel_removed",
-        "discard",
-        ("discard", "set_aside"),
-        _b(
-            "不正確な情報で取り除いたカードの行き先(得点にならないことだけが書かれている)。",
-            "Where Bad Intel's removed cards go (the text only says they do not count).",
-        ),
-        {
-            "discard": _b(
-                "捨て札になる(山札の補充に使われる)。", "To the discard pile (they come back)."
-            ),
-            "set_aside": _b("この捜索の間は除外する。", "Set aside until the hunt ends."),
-        },
-    ),
-    RuleOption(
-        "points_tie",
-        "earliest",
-        ("earliest", "escapes"),
-        _b(
-            "得点値で獲得を決めるとき、最も低い捜索値のカードも同じだったとき。",
-            "A points claim where the tied players also played the same lowest hunt number.",
-        ),
-        {
-            "earliest": _b(
-                "その数字のカードを先に置いた人が獲得。",
-                "Whoever put that number down first claims.",
-            ),
-            "escapes": _b("テロリストは逃亡する。", "The terrorist escapes."),
-        },
-    ),
-    RuleOption(
-        "final_tie",
-        "draw",
-        ("draw", "most_captures"),
-        _b(
-            "ゲーム終了時にテロリストポイントが同点のとき。",
-            "Terrorist points are tied at the end.",
-        ),
-        {
-            "draw": _b("同点の全員が勝者(引き分け)。", "Every tied player wins (a draw)."),
-            "most_captures": _b(
-                "捕捉したテロリストの枚数が多い人。それも同じなら引き分け。",
-                "The one who captured more terrorists; still tied, a draw.",
-            ),
-        },
-    ),
-    RuleOption(
-        "second_kill_shot_claimer",
-        "second",
-        ("second", "first"),
-        _b(
-            "「2枚目のKill Shotで捜索終了」のテロリストを誰が獲得するか。",
-            "Who claims the terrorist whose hunt ends at the second Kill Shot.",
-        ),
-        {
-            "second": _b("2枚目のKill Shotを置いた人。", "The player of the second Kill Shot."),
-            "first": _b("1枚目のKill Shotを置いた人。", "The player of the first Kill Shot."),
-        },
-    ),
-    RuleOption(
-        "extra_cards_limit",
-        "deal_only",
-        ("deal_only", "limit_too"),
-        _b(
-            "「手札に2枚追加して次の捜索」のとき手札上限も増えるか。",
-            '"Starts the next hunt with 2 more cards": is the hand limit raised too?',
-        ),
-        {
-            "deal_only": _b("配られる枚数だけ増える。", "Only the cards dealt."),
-            "limit_too": _b("その捜索の手札上限も増える。", "The hand limit too, for that hunt."),
-        },
-    ),
-    RuleOption(
-        "jam_blocks",
-        "all_cards",
-        ("all_cards", "hunt_cards"),
-        _b(
-            "ジャムを受けたプレイヤーが手順を言うまで出せないカード。",
-            "What a jammed player may not play until saying the drill.",
-        ),
-        {
-            "all_cards": _b("すべてのカード(特殊カードも)。", "Any card, specials included."),
-            "hunt_cards": _b(
-                "捜索値のカードだけ(特殊カードは出せる)。",
-                "Hunt cards only (specials may still be played).",
-            ),
-        },
-    ),
-    RuleOption(
-        "next_hunt_first",
-        "continue",
-        ("continue", "random", "claimer"),
-        _b(
-            "シチュエーションルームで2回目以降の捜索を始めるプレイヤー。",
-            "Who starts the later hunts in Situation Room.",
-        ),
-        {
-            "continue": _b(
-                "捜索を終えた手番の次のプレイヤー(時計回りを続ける)。",
-                "The player after the turn that ended the hunt (clockwise goes on).",
-            ),
-            "random": _b("毎回ランダムに決める。", "Chosen at random each time."),
-            "claimer": _b(
-                "獲得した人(逃亡なら次のプレイヤー)。",
-                "The claimer (after an escape: the next player).",
-            ),
-        },
-    ),
-    RuleOption(
-        "deadline_extras",
-        "chosen",
-        ("chosen", "dealt"),
-        _b("デッドラインの「任意の3枚」。", 'Deadline\'s "any 3" cards.'),
-        {
-            "chosen": _b("自分の色の残りから選ぶ。", "Chosen from the rest of your colour."),
-            "dealt": _b("自分の色の残りから配られる。", "Dealt from the rest of your colour."),
-        },
-    ),
-    RuleOption(
-        "taliban_scoring",
-        "escapes",
-        ("escapes", "none"),
-        _b(
-            "タリバン側プレイヤーの得点(原文に記載なし)。",
-            "How the Taliban player scores (not stated).",
-        ),
-        {
-            "escapes": _b(
-                "逃亡したテロリストのポイントを得る。", "Scores every terrorist that escapes."
-            ),
-            "none": _b("得点しない(妨害するだけ)。", "Never scores (a spoiler)."),
-        },
-    ),
-    RuleOption(
-        "claimed_pile",
-        "discard",
-        ("discard", "stays"),
-        _b(
-            "テロの脅威で、捕捉済みの捜索パイルのカード(他のパイルの捜索は続く)。",
-            "Terror Threat: the cards of a pile whose terrorist is taken (other hunts go on).",
-        ),
-        {
-            "discard": _b("捨て札になる。", "They go to the discard pile."),
-            "stays": _b("捜索の終わりまで場に残る。", "They stay until the hunt ends."),
-        },
-    ),
-    RuleOption(
-        "situation_room_cease_fire",
-        False,
-        (False, True),
-        _b(
-            "シチュエーションルームで不正確な情報を使ったとき「戦闘停止」が宣言されたことになるか(カードの文章は無視する)。",
-            "In Situation Room, does playing Bad Intel call a cease-fire (its text is ignored)?",
-        ),
-        {
-            True: _b(
-                "なる(停戦で捨てさせるテロリストが効く)。",
-                "Yes (a cease-fire discard ability applies).",
-            ),
-            False: _b("ならない。", "No."),
-        },
-    ),
+# The rule options this engine plays.  The options themselves (defaults, allowed values,
+# explanations) are data: `options:` in the game's game.yaml, which must state exactly these.
+OPTION_NAMES: Final = (
+    "game_type",
+    "players",
+    "briefing",
+    "deadline",
+    "taliban",
+    "night_mission",
+    "one_shot_one_kill",
+    "terror_threat",
+    "situation_room_decks",
+    "simultaneous_plays",
+    "kill_shot_tie",
+    "bad_intel_levels",
+    "bad_intel_removed",
+    "points_tie",
+    "final_tie",
+    "second_kill_shot_claimer",
+    "extra_cards_limit",
+    "jam_blocks",
+    "next_hunt_first",
+    "deadline_extras",
+    "taliban_scoring",
+    "claimed_pile",
+    "situation_room_cease_fire",
 )
 
 
@@ -762,7 +481,7 @@ class KillShot(EngineBase):
 
     GAME_ID = GAME_ID
     TITLE = "KILL SHOT"
-    OPTIONS = OPTIONS
+    OPTION_NAMES = OPTION_NAMES
 
     def __init__(
         self,

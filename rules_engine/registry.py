@@ -8,15 +8,16 @@ from typing import Any
 
 from printgen.model import Game
 from rules_engine import kill_shot, squares2, submarine_attack, subzero, susumuka_modoruka
-from rules_engine.core import Engine, RuleOption
+from rules_engine.core import Engine, RuleOption, played_options
 
 
 @dataclass(frozen=True)
 class EngineEntry:
-    """A game's engine: its rule options and how to build it for a version and options."""
+    """A game's engine: the rule options it plays and how to build it for a version and
+    options.  The options themselves are the game's data (`options:` in its game.yaml)."""
 
     game_id: str
-    options: tuple[RuleOption, ...]
+    option_names: tuple[str, ...]
     factory: Callable[[Game, str | None, Mapping[str, object] | None], Engine[Any]]
 
     def load(
@@ -29,22 +30,29 @@ class EngineEntry:
         (unknown or disallowed options raise `rules_engine.core.OptionError`)."""
         return self.factory(game, version, options)
 
-    def option(self, name: str) -> RuleOption:
-        for option in self.options:
+    def options_for(self, game: Game) -> tuple[RuleOption, ...]:
+        """The game's rule options, as its data states them; a ValueError when they are not
+        exactly the ones the engine plays."""
+        return played_options(game, self.option_names)
+
+    def option(self, game: Game, name: str) -> RuleOption:
+        for option in self.options_for(game):
             if option.name == name:
                 return option
         raise KeyError(name)
 
 
 ENGINES: dict[str, EngineEntry] = {
-    kill_shot.GAME_ID: EngineEntry(kill_shot.GAME_ID, kill_shot.OPTIONS, kill_shot.KillShot),
-    squares2.GAME_ID: EngineEntry(squares2.GAME_ID, squares2.OPTIONS, squares2.Squares2),
+    kill_shot.GAME_ID: EngineEntry(kill_shot.GAME_ID, kill_shot.OPTION_NAMES, kill_shot.KillShot),
+    squares2.GAME_ID: EngineEntry(squares2.GAME_ID, squares2.OPTION_NAMES, squares2.Squares2),
     submarine_attack.GAME_ID: EngineEntry(
-        submarine_attack.GAME_ID, submarine_attack.OPTIONS, submarine_attack.SubmarineAttack
+        submarine_attack.GAME_ID, submarine_attack.OPTION_NAMES, submarine_attack.SubmarineAttack
     ),
-    subzero.GAME_ID: EngineEntry(subzero.GAME_ID, subzero.OPTIONS, subzero.Subzero),
+    subzero.GAME_ID: EngineEntry(subzero.GAME_ID, subzero.OPTION_NAMES, subzero.Subzero),
     susumuka_modoruka.GAME_ID: EngineEntry(
-        susumuka_modoruka.GAME_ID, susumuka_modoruka.OPTIONS, susumuka_modoruka.SusumukaModoruka
+        susumuka_modoruka.GAME_ID,
+        susumuka_modoruka.OPTION_NAMES,
+        susumuka_modoruka.SusumukaModoruka,
     ),
 }
 

@@ -49,7 +49,6 @@ from rules_engine.core import (
     EngineBase,
     IllegalActionError,
     NotationError,
-    RuleOption,
     SetupError,
     Step,
     TurnStateBase,
@@ -60,164 +59,18 @@ GAME_ID: Final = "squares2"
 
 # --- rule options: every ambiguity of the seed, made explicit ------------------------------
 
-OPTIONS: Final = (
-    RuleOption(
-        "place_limit",
-        "reach",
-        ("reach", "exceed"),
-        Bilingual(
-            ja="コマを出すときの上限値(原文「上限値以上になる出し方は出来ません」、移動は「超える」)。",
-            en="The limit when placing (the text says placing may not make the camp "
-            "reach the limit, 以上; moving may not exceed it, 超える).",
-        ),
-        {
-            "reach": Bilingual(
-                ja="原文どおり、自陣の合計が上限値以上(8以上)になる出し方はできない。",
-                en="As written: no placing that makes the camp total reach the limit (8 or more).",
-            ),
-            "exceed": Bilingual(
-                ja="移動と同じく、上限値を超える(9以上)出し方だけができない。",
-                en="As for moving: only placing that exceeds the limit (9 or more) is refused.",
-            ),
-        },
-    ),
-    RuleOption(
-        "move_limit",
-        "exceed",
-        ("exceed", "reach"),
-        Bilingual(
-            ja="コマを動かすときの上限値(原文「上限値を超えてしまう様な動かし方は出来ません」)。",
-            en="The limit when moving (the text: no move that makes the row exceed the limit).",
-        ),
-        {
-            "exceed": Bilingual(
-                ja="原文どおり、列の合計が上限値を超える(9以上)動かし方はできない。",
-                en="As written: no move that makes the row total exceed the limit (9 or more).",
-            ),
-            "reach": Bilingual(
-                ja="出すときと同じく、上限値以上(8以上)になる動かし方もできない。",
-                en="As for placing: no move that makes the row total reach the limit (8 or more).",
-            ),
-        },
-    ),
-    RuleOption(
-        "ability_move_limit",
-        "after_check",
-        ("after_check", "as_move"),
-        Bilingual(
-            ja="跳躍・斜動・津波でコマが動くときに、移動の上限値の制限(4-(4))がかかるか。",
-            en="Whether the moving limit (rule 4-4) also restricts Leap, Diagonal and Tsunami.",
-        ),
-        {
-            "after_check": Bilingual(
-                ja="かからない。能力の使用後の上限値の確認で、超えた分のコマを手元に戻す。",
-                en="No: the check after the action returns tiles until the row is at the limit.",
-            ),
-            "as_move": Bilingual(
-                ja="かかる。自分のコマが上限値を超える列へ動く使い方はできない。",
-                en="Yes: an ability may not move your tile into a row it would take over the limit.",
-            ),
-        },
-    ),
-    RuleOption(
-        "battle_entry_limit",
-        "ignored",
-        ("ignored", "checked"),
-        Bilingual(
-            ja="相手のコマのいるマスへ出す・動かすとき(戦闘になるとき)に上限値の制限がかかるか(原文「戦闘が始まって終わるまで各列の上限値は無視します」)。",
-            en="Whether the limit restricts placing or moving onto an opponent's tile (a battle; "
-            "the text: row limits are ignored from the start to the end of a battle).",
-        ),
-        {
-            "ignored": Bilingual(
-                ja="かからない。戦闘後の上限値の確認で、超えた分のコマを手元に戻す。",
-                en="No: after the battle, the limit check returns tiles as needed.",
-            ),
-            "checked": Bilingual(
-                ja="かかる。来たコマを列の合計に入れて、ふつうの出し方・動かし方と同じく確認する。",
-                en="Yes: the arriving tile counts in the row, as for any placing or moving.",
-            ),
-        },
-    ),
-    RuleOption(
-        "forward",
-        "towards_opponent",
-        ("towards_opponent", "board_up"),
-        Bilingual(
-            ja="津波の「上方」の向き。",
-            en="Which way is 'up' (forward) for Tsunami.",
-        ),
-        {
-            "towards_opponent": Bilingual(
-                ja="各プレイヤーにとって相手の陣の方向。",
-                en="For each player, towards the opponent's camp.",
-            ),
-            "board_up": Bilingual(
-                ja="盤面図の上方向(紫の陣の方向)で、両プレイヤー共通。",
-                en="Up on the board as drawn (towards purple's camp), the same for both players.",
-            ),
-        },
-    ),
-    RuleOption(
-        "tsunami_target",
-        "any",
-        ("any", "own"),
-        Bilingual(
-            ja="津波で相手のコマも動かせるか(原文4-(3)「相手の能力によって重なった場合」は、動かせる読み方を示す)。",
-            en="Whether Tsunami may move an opponent's tile (rule 4-3's note on tiles stacked "
-            "by the opponent's ability suggests it may).",
-        ),
-        {
-            "any": Bilingual(
-                ja="前に隣接するコマなら、自分のものでも相手のものでも動かせる。",
-                en="The adjacent tile in front moves, whoever owns it.",
-            ),
-            "own": Bilingual(
-                ja="自分のコマだけを動かせる。",
-                en="Only your own tile can be moved.",
-            ),
-        },
-    ),
-    RuleOption(
-        "owner_sees_board_backs",
-        False,
-        (False, True),
-        Bilingual(
-            ja="盤面の自分のコマの裏側を、持ち主は確認できるか(原文「盤面のコマの裏側は確認出来ません」)。",
-            en="Whether the owner may look at the backs of their own tiles on the board "
-            "(the text: the backs of tiles on the board cannot be checked).",
-        ),
-        {
-            False: Bilingual(
-                ja="できない。盤面のコマの裏側は両プレイヤーとも確認できない。",
-                en="No: neither player may look at the back of a tile on the board.",
-            ),
-            True: Bilingual(
-                ja="できる。確認できないのは相手のコマの裏側だけ。",
-                en="Yes: only the opponent's tiles' backs are hidden.",
-            ),
-        },
-    ),
-    RuleOption(
-        "games",
-        1,
-        (1, 3, 5),
-        Bilingual(
-            ja="続けて遊ぶゲーム数(過半数を勝ったプレイヤーの勝ち)。前回のゲームの勝者が次のゲームで後番になる。最初のゲームはじゃんけんで先番を決める。",
-            en="Games played in a row (a majority wins the match). The winner of a game "
-            "plays second in the next; the first game's first player is decided by janken.",
-        ),
-    ),
-    RuleOption(
-        "turn_limit",
-        0,
-        (0, 100, 200, 500, 1000),
-        Bilingual(
-            ja="シミュレーション用:この手番数で勝者がなければ引き分け(0は制限なし、ルールブックのルール)。",
-            en="For simulation only: a game with no winner after this many turns is a draw "
-            "(0: no limit, the rulebook's rules).",
-        ),
-    ),
+# The rule options this engine plays.  The options themselves (defaults, allowed values,
+# explanations) are data: `options:` in the game's game.yaml, which must state exactly these.
+OPTION_NAMES: Final = (
+    "place_limit",
+    "move_limit",
+    "ability_move_limit",
+    "battle_entry_limit",
+    "forward",
+    "tsunami_target",
+    "owner_sees_board_backs",
+    "games",
+    "turn_limit",
 )
 
 # --- actions --------------------------------------------------------------------------------
@@ -425,7 +278,7 @@ class Squares2(EngineBase):
 
     GAME_ID = GAME_ID
     TITLE = "SQUARES II"
-    OPTIONS = OPTIONS
+    OPTION_NAMES = OPTION_NAMES
 
     def __init__(
         self,
@@ -462,7 +315,7 @@ class Squares2(EngineBase):
             ("move_blocked_when", "move_limit"),
         ):
             stated = params.get(key)
-            allowed = next(o.allowed for o in OPTIONS if o.name == option)
+            allowed = self.declared_option(option).allowed
             if stated is not None and stated not in allowed:
                 raise ValueError(f"rules.{key} is {stated!r}, expected one of {allowed}")
         self.backs_hidden = bool(params.get("backs_hidden_on_board", True))

@@ -42,7 +42,6 @@ from rules_engine.core import (
     Mapped,
     NotationError,
     Product,
-    RuleOption,
     SetupError,
     StateBase,
     Step,
@@ -52,112 +51,15 @@ GAME_ID: Final = "submarine-attack"
 
 # --- rule options: every ambiguity of the seed, made explicit ------------------------------
 
-OPTIONS: Final = (
-    RuleOption(
-        "five_or_more",
-        "any_column",
-        ("any_column", "miss"),
-        Bilingual(
-            ja="同じ目が5個以上出たとき(原文は4個までしか書いていない)。",
-            en="Five or more dice showing one face (the text stops at four).",
-        ),
-        {
-            "any_column": Bilingual(
-                ja="4個以上として扱い、任意のカラムを1つ撃破できる。",
-                en="Counts as four of a kind: sink any one column.",
-            ),
-            "miss": Bilingual(
-                ja="書かれていない目なので命中しない(この目は効果なし)。",
-                en="Not listed, so that face has no effect.",
-            ),
-        },
-    ),
-    RuleOption(
-        "triple_and_pair",
-        "both",
-        ("both", "choose_one"),
-        Bilingual(
-            ja="1回のダイスで3個以上のゾロ目と別のゾロ目が同時に出たとき(例:3個と2個)。",
-            en="One roll shows a triple (or more) together with another group (a pair, say).",
-        ),
-        {
-            "both": Bilingual(
-                ja="ゾロ目2個が2組のときと同じく、どの組も効果を持つ。",
-                en="Like two pairs, every group takes effect.",
-            ),
-            "choose_one": Bilingual(
-                ja="攻撃側がどれか1組だけを選んで使う(ゾロ目2個の組はまとめて1つと数える)。",
-                en="The attacker uses one group only (all pairs together count as one).",
-            ),
-        },
-    ),
-    RuleOption(
-        "tie_first_player",
-        "janken",
-        ("janken", "alternate", "same"),
-        Bilingual(
-            ja="2ラウンド目以降、勝利ポイントが同点のときの先攻。",
-            en="Who goes first in a later round when the points are tied.",
-        ),
-        {
-            "janken": Bilingual(
-                ja="1ラウンド目と同じく、じゃんけんなどで決める。",
-                en="Decide as in round 1, by rock-paper-scissors.",
-            ),
-            "alternate": Bilingual(
-                ja="前のラウンドで後攻だったプレイヤーが先攻。",
-                en="The player who went second last round goes first.",
-            ),
-            "same": Bilingual(
-                ja="前のラウンドの先攻がそのまま先攻。",
-                en="Last round's first player goes first again.",
-            ),
-        },
-    ),
-    RuleOption(
-        "tie_winner",
-        "draw",
-        ("draw", "play_on"),
-        Bilingual(
-            ja="ゲーム終了時に勝利ポイントが同点のとき。",
-            en="The points are tied when the game ends.",
-        ),
-        {
-            "draw": Bilingual(ja="引き分け。", en="The game is a draw."),
-            "play_on": Bilingual(
-                ja="差がつくまでラウンドを続ける。",
-                en="Play more rounds until one player leads.",
-            ),
-        },
-    ),
-    RuleOption(
-        "players",
-        2,
-        (2, 3, 4, 5, 6),
-        Bilingual(
-            ja="プレイ人数。3人以上では全員が左隣のプレイヤーを攻撃する(原文「その他」)。",
-            en="Number of players; with three or more everyone attacks the player to their left.",
-        ),
-    ),
-    RuleOption(
-        "multiplayer_round_end",
-        "victim_scores_zero",
-        ("victim_scores_zero", "only_sinker_scores"),
-        Bilingual(
-            ja="3人以上で、誰かが8隻以上撃破してラウンドが終わったときの他のプレイヤーの得点。",
-            en="With three or more players, what the others score when someone sinks 8 ships.",
-        ),
-        {
-            "victim_scores_zero": Bilingual(
-                ja="撃破された左隣のプレイヤーだけが0点、他は残った輸送船数を得る。",
-                en="Only the player who was sunk scores 0; everyone else scores survivors.",
-            ),
-            "only_sinker_scores": Bilingual(
-                ja="撃破したプレイヤーだけが得点し、他は全員0点。",
-                en="Only the sinker scores; everyone else scores 0.",
-            ),
-        },
-    ),
+# The rule options this engine plays.  The options themselves (defaults, allowed values,
+# explanations) are data: `options:` in the game's game.yaml, which must state exactly these.
+OPTION_NAMES: Final = (
+    "five_or_more",
+    "triple_and_pair",
+    "tie_first_player",
+    "tie_winner",
+    "players",
+    "multiplayer_round_end",
 )
 
 # --- actions --------------------------------------------------------------------------------
@@ -257,7 +159,7 @@ class SubmarineAttack(EngineBase):
 
     GAME_ID = GAME_ID
     TITLE = "Submarine Attack"
-    OPTIONS = OPTIONS
+    OPTION_NAMES = OPTION_NAMES
 
     def __init__(
         self,

@@ -26,7 +26,7 @@ column labels grow east).  Squares are column then row: "C2".
 Rule numbers in error messages: 1 setup, 2 programming, 3 reveal, 4 MOVE, 5 SHOOT,
 6 ROLL, 7 SWISH, 8 resolution and HIT tokens, 9 refill and reshuffle, 10 game end.
 
-The seed's ambiguities are rule options (`OPTIONS`).  Where the text is silent and no
+The seed's ambiguities are rule options (`options:` in game.yaml).  Where the text is silent and no
 option was asked for, the engine plays these reconstructions:
 
 - the youngest player (chance: `youngest`) places first and starts turn 1;
@@ -55,7 +55,6 @@ from printgen.model import Game
 from rules_engine.core import (
     CHANCE,
     Arrangements,
-    Bilingual,
     Diagram,
     DiagramCell,
     DiagramGrid,
@@ -66,7 +65,6 @@ from rules_engine.core import (
     Mapped,
     NotationError,
     Product,
-    RuleOption,
     SetupError,
     StateBase,
     Step,
@@ -80,197 +78,19 @@ ALL_OUT: Final = "all-out-attack"
 
 # --- rule options: every ambiguity of the seed, made explicit ------------------------------
 
-OPTIONS: Final = (
-    RuleOption(
-        "players",
-        4,
-        (2, 3, 4),
-        Bilingual(ja="プレイ人数(2〜4人)。", en="Number of players (2 to 4)."),
-    ),
-    RuleOption(
-        "ending",
-        DEATHMATCH,
-        (DEATHMATCH, SURVIVAL, ALL_OUT),
-        Bilingual(
-            ja="ゲーム開始前に決める終了条件(原文は3種類を挙げ、既定を示していない)。",
-            en="The ending agreed before the game (the text gives three and no default).",
-        ),
-        {
-            DEATHMATCH: Bilingual(
-                ja="デスマッチ：耐久力に達したプレイヤーから抜けていき、最後に残った人が勝ち。",
-                en="Deathmatch: reaching the damage limit drops you out; the last one standing wins.",
-            ),
-            SURVIVAL: Bilingual(
-                ja="サバイバル：誰かが耐久力に達したら終了し、ダメージが一番少ない人が勝ち。",
-                en="Survival: the first to reach the limit ends the game; least damage wins.",
-            ),
-            ALL_OUT: Bilingual(
-                ja="全員攻撃：他の全員に少なくとも1発ずつ当てた人が勝ち。",
-                en="All-out attack: the first to hit every other player at least once wins.",
-            ),
-        },
-    ),
-    RuleOption(
-        "damage_limit",
-        0,
-        (0, *range(1, 16)),
-        Bilingual(
-            ja="デスマッチ・サバイバルの耐久力(ゲーム前に決める)。0はgame.yamlの値(原文の例：5ダメージ)。",
-            en="The damage limit of deathmatch and survival (agreed before the game); "
-            "0 takes game.yaml's value (the text's example: 5 damage).",
-        ),
-    ),
-    RuleOption(
-        "start_player_passes",
-        "left",
-        ("left", "right"),
-        Bilingual(
-            ja="ターンごとのスタートプレイヤーの移り方(本文は「右側」、ゲーム例と訳者注は左)。",
-            en="Where the start player passes each turn (the text says right; the worked "
-            "example and the translator's note pass it left).",
-        ),
-        {
-            "left": Bilingual(
-                ja="左隣(時計回りで次の人)へ。ゲーム例どおり、BのあとはC。",
-                en="To the left (the next player clockwise), as in the example: B, then C.",
-            ),
-            "right": Bilingual(
-                ja="右隣(反時計回り)へ。本文どおり。",
-                en="To the right (counter-clockwise), as the rule text says.",
-            ),
-        },
-    ),
-    RuleOption(
-        "moving_target",
-        "end_square",
-        ("end_square", "start_or_end", "reveal_order"),
-        Bilingual(
-            ja="同じステップで移動したプレイヤーに、雪玉が当たるのは開始マスか終了マスか(「開始または終了マスで」)。",
-            en="Where a ball of the same step finds a player who moves: its start or its "
-            'end square ("on the start or end square").',
-        ),
-        {
-            "end_square": Bilingual(
-                ja="全員のカードがめくられた後に解決する：移動した人は終了マスでのみ当たる。ゲーム例はすべて成り立つ。",
-                en="Everything resolves after the last reveal: a mover is hit on its end "
-                "square only.  Every claim of the worked example holds.",
-            ),
-            "start_or_end": Bilingual(
-                ja="移動した人は開始マスでも終了マスでも当たる。ゲーム例の「Ｂが射程外」は成り立たない。",
-                en="A mover can be hit on its start square or its end square.  The worked "
-                'example\'s "B went out of range" does not hold.',
-            ),
-            "reveal_order": Bilingual(
-                ja="投げた人より後にめくった移動者は開始マス、先にめくった移動者は終了マスで当たる。ゲーム例の1枚目でＣに当たらない。",
-                en="A mover revealed after the thrower is hit on its start square, one "
-                "revealed before on its end square.  In the worked example's first step the "
-                "ball misses C.",
-            ),
-        },
-    ),
-    RuleOption(
-        "move_order",
-        "simultaneous",
-        ("simultaneous", "reveal_order"),
-        Bilingual(
-            ja="同じステップの移動どうしの順番とぶつかり方。",
-            en="How the moves of one step are carried out, and movers bumping into each other.",
-        ),
-        {
-            "simultaneous": Bilingual(
-                ja="全員が1マスずつ同時に進む。人がいるマス(同時に出ていくマスは除く)や、2人以上が入ろうとするマスには入れず、その手前で止まる。すれ違いもできない。",
-                en="All movers advance one square at a time together.  Nobody enters a "
-                "square that holds a pawn (unless it leaves at the same time) or that two "
-                "movers enter at once, and nobody swaps squares: such a mover stops.",
-            ),
-            "reveal_order": Bilingual(
-                ja="めくった順に1人ずつ移動を終える。後の人は先に動いた駒にぶつかる。",
-                en="Moves are carried out one after the other in reveal order; later movers "
-                "bump into pawns that have already moved.",
-            ),
-        },
-    ),
-    RuleOption(
-        "combined_cards",
-        "both",
-        ("both", "both_shoot_first", "one"),
-        Bilingual(
-            ja="複合カード(移動／攻撃、攻撃／よける)の使い方。",
-            en="Combined cards (Move/Shoot, Shoot/Swish).",
-        ),
-        {
-            "both": Bilingual(
-                ja="両方の効果を、カードに書かれた順に行う：移動してから終了マスで投げる。",
-                en="Both actions, in the card's printed order: move, then throw from the end square.",
-            ),
-            "both_shoot_first": Bilingual(
-                ja="両方の効果を行うが、投げるのは移動前の開始マスから。",
-                en="Both actions, but the ball is thrown from the start square, before moving.",
-            ),
-            "one": Bilingual(
-                ja="めくったときにどちらか一方を選んで行う。",
-                en="At reveal the player chooses one of the two actions.",
-            ),
-        },
-    ),
-    RuleOption(
-        "edge_turn",
-        "choose",
-        ("choose", "left", "right"),
-        Bilingual(
-            ja="戦場の端で90度回転する向き。",
-            en="Which way a mover turns 90 degrees at the edge of the battle zone.",
-        ),
-        {
-            "choose": Bilingual(
-                ja="移動する人がカードをめくるときに選ぶ(端に届く移動のとき)。ゲーム例のＣは南へ曲がる。",
-                en="The mover chooses when revealing (if the move can reach the edge); "
-                "the example's C turns south.",
-            ),
-            "left": Bilingual(
-                ja="進行方向から左(反時計回り)に曲がる。ゲーム例のＣ(西向き)は南へ。",
-                en="To the mover's left (counter-clockwise); the example's C, heading west, turns south.",
-            ),
-            "right": Bilingual(
-                ja="進行方向から右(時計回り)に曲がる。ゲーム例のＣは北へ曲がり、例は成り立たない。",
-                en="To the mover's right (clockwise); the example's C would turn north, "
-                "so the example does not hold.",
-            ),
-        },
-    ),
-    RuleOption(
-        "edge_reach",
-        "step_off",
-        ("step_off", "arrive"),
-        Bilingual(
-            ja="「戦場の端に到達した」とはいつか。曲がった後は1マス進んで止まる。",
-            en='What "reaching the edge" means; after the turn the pawn moves one square and stops.',
-        ),
-        {
-            "step_off": Bilingual(
-                ja="次の1歩で盤の外に出るとき：その1歩の代わりに曲がって1マス進む(歩数を使い切っていれば曲がらない)。",
-                en="When the next step would leave the board: the pawn turns and moves one "
-                "square instead (no turn when its steps are used up).",
-            ),
-            "arrive": Bilingual(
-                ja="進行方向の端のマスに着いたとき：歩数を使い切っていても曲がって1マス進む。",
-                en="When it arrives on the last square before the edge it is heading for: it "
-                "turns and moves one more square even when its steps are used up.",
-            ),
-        },
-    ),
-    RuleOption(
-        "ball_range",
-        "unlimited",
-        ("unlimited", 1, 2, 3, 4, 5, 6, 7),
-        Bilingual(
-            ja="雪玉の届く距離(マス数)。ゲーム例には距離2が必要。",
-            en="How many squares a ball flies (the worked example needs at least 2).",
-        ),
-        {
-            "unlimited": Bilingual(ja="盤の端まで飛ぶ。", en="To the edge of the board."),
-        },
-    ),
+# The rule options this engine plays.  The options themselves (defaults, allowed values,
+# explanations) are data: `options:` in the game's game.yaml, which must state exactly these.
+OPTION_NAMES: Final = (
+    "players",
+    "ending",
+    "damage_limit",
+    "start_player_passes",
+    "moving_target",
+    "move_order",
+    "combined_cards",
+    "edge_turn",
+    "edge_reach",
+    "ball_range",
 )
 
 # --- directions and actions ---------------------------------------------------------------
@@ -443,7 +263,7 @@ class Subzero(EngineBase):
 
     GAME_ID = GAME_ID
     TITLE = "S.U.B.Z.E.R.O."
-    OPTIONS = OPTIONS
+    OPTION_NAMES = OPTION_NAMES
 
     def __init__(
         self,
@@ -510,7 +330,7 @@ class Subzero(EngineBase):
                 )
         # Options whose default is in the data: the data and the option must agree.
         for key in ("ending", "start_player_passes"):
-            option = next(o for o in OPTIONS if o.name == key)
+            option = self.declared_option(key)
             if key in params and str(params[key]) != option.default:
                 raise ValueError(
                     f"game.yaml rules.{key} is {params[key]!r} but the engine's default "

@@ -76,7 +76,6 @@ from rules_engine.core import (
     Mapped,
     NotationError,
     Product,
-    RuleOption,
     SetupError,
     Step,
     TurnStateBase,
@@ -86,164 +85,18 @@ GAME_ID: Final = "susumuka-modoruka"
 
 # --- rule options: every ambiguity of the seed, made explicit ------------------------------
 
-OPTIONS: Final = (
-    RuleOption(
-        "players",
-        4,
-        (2, 3, 4),
-        Bilingual(
-            ja="プレイ人数(原文に記載なし。2〜4人で再構成)。",
-            en="Number of players (not stated; 2 to 4 is reconstructed).",
-        ),
-    ),
-    RuleOption(
-        "winner",
-        "trophy_depth",
-        ("trophy_depth", "current_depth", "max_depth"),
-        Bilingual(
-            ja="「最もダンジョンの奥深くまで潜っていた」の測り方。",
-            en='How "the player who went deepest" is measured.',
-        ),
-        {
-            "trophy_depth": Bilingual(
-                ja="トロフィー(脱出できた最も深い旗)の深度。",
-                en="The depth of your trophy (the deepest flag you escaped with).",
-            ),
-            "current_depth": Bilingual(
-                ja="ゲーム終了時に居る深度。", en="The depth you stand on when the game ends."
-            ),
-            "max_depth": Bilingual(
-                ja="ゲーム中に到達した最も深い深度。",
-                en="The deepest depth you reached during the game.",
-            ),
-        },
-    ),
-    RuleOption(
-        "tie_break",
-        "current_depth_then_hp",
-        ("current_depth_then_hp", "hp", "shared"),
-        Bilingual(
-            ja="勝者が同点のとき(原文に記載なし)。",
-            en="A tie for the win (not stated).",
-        ),
-        {
-            "current_depth_then_hp": Bilingual(
-                ja="今居る深度が深い方、それも同じならHPが多い方。残りは同時勝利。",
-                en="The deeper current depth, then more HP; still tied: a shared win.",
-            ),
-            "hp": Bilingual(
-                ja="HPが多い方。それも同じなら同時勝利。",
-                en="More HP; still tied: a shared win.",
-            ),
-            "shared": Bilingual(ja="同点の全員が勝利。", en="Everyone tied shares the win."),
-        },
-    ),
-    RuleOption(
-        "death",
-        "respawn",
-        ("respawn", "out"),
-        Bilingual(
-            ja="死亡したプレイヤーのその後(原文に記載なし)。",
-            en="What becomes of a player who dies (not stated).",
-        ),
-        {
-            "respawn": Bilingual(
-                ja="旗を失い、ダンジョンの外でHP全快で再開する。スキルとトロフィーは残る。",
-                en="Loses the flag and starts again outside with full HP; skills and trophy stay.",
-            ),
-            "out": Bilingual(
-                ja="ゲームから脱落する(トロフィーは勝敗の判定に残る)。",
-                en="Is out of the game (the trophy still counts for the winner).",
-            ),
-        },
-    ),
-    RuleOption(
-        "escape_heal",
-        "full",
-        ("full", "none"),
-        Bilingual(
-            ja="HPの回復(原文に記載なし):脱出したとき。",
-            en="HP recovery (not stated): on escaping.",
-        ),
-        {
-            "full": Bilingual(
-                ja="脱出するとHPが最大まで回復する。", en="Escaping restores full HP."
-            ),
-            "none": Bilingual(
-                ja="脱出では回復しない(アイテムとスキルだけで回復する)。",
-                en="Escaping heals nothing (only items and skills do).",
-            ),
-        },
-    ),
-    RuleOption(
-        "item_deck",
-        "highest_earned",
-        ("highest_earned", "choose"),
-        Bilingual(
-            ja="脱出時、旗が複数の閾値を越えているときに引くアイテムデッキ。",
-            en="The item deck drawn from on escape when the flag passed several thresholds.",
-        ),
-        {
-            "highest_earned": Bilingual(
-                ja="旗の深度で得られる最も上位のデッキから引く。",
-                en="The best deck the flag's depth earns.",
-            ),
-            "choose": Bilingual(
-                ja="旗の深度で得られるデッキのうち好きなものから引く。",
-                en="Any deck the flag's depth earns, the player's choice.",
-            ),
-        },
-    ),
-    RuleOption(
-        "used_items",
-        "bottom_of_deck",
-        ("bottom_of_deck", "removed"),
-        Bilingual(
-            ja="使い切りのアイテムを使った後(アイテムは再構成)。",
-            en="Where a one-shot item goes once used (the items are reconstructed).",
-        ),
-        {
-            "bottom_of_deck": Bilingual(ja="そのデッキの一番下に戻す。", en="Under its deck."),
-            "removed": Bilingual(ja="ゲームから除外する。", en="Out of the game."),
-        },
-    ),
-    RuleOption(
-        "lost_property_draw_again",
-        True,
-        (True, False),
-        Bilingual(
-            ja="落し物カードを引いたとき、その1枚の代わりにもう1枚引くか。",
-            en="Whether a drawn lost-property card is replaced by another draw.",
-        ),
-        {
-            True: Bilingual(
-                ja="引き直す(進むなら次のカードと戦闘、調査なら2枚に数えない)。",
-                en="Draw again (advance: fight the next card; investigate: it does not count).",
-            ),
-            False: Bilingual(
-                ja="引き直さない(その1枚で引いたことになる)。",
-                en="No replacement (the draw is spent on it).",
-            ),
-        },
-    ),
-    RuleOption(
-        "flee_timing",
-        "before_roll",
-        ("before_roll", "after_roll"),
-        Bilingual(
-            ja="「逃げる」を選べる時(原文「どうしてもクリアできそうにないカードならば」)。",
-            en='When you may flee ("if a card looks impossible to clear").',
-        ),
-        {
-            "before_roll": Bilingual(
-                ja="カードを見て、ダイスを振る前にだけ。", en="On seeing the card, before rolling."
-            ),
-            "after_roll": Bilingual(
-                ja="ダイスを振った後、勝敗を決める前にも逃げられる。",
-                en="Also after your roll, before the combat is decided.",
-            ),
-        },
-    ),
+# The rule options this engine plays.  The options themselves (defaults, allowed values,
+# explanations) are data: `options:` in the game's game.yaml, which must state exactly these.
+OPTION_NAMES: Final = (
+    "players",
+    "winner",
+    "tie_break",
+    "death",
+    "escape_heal",
+    "item_deck",
+    "used_items",
+    "lost_property_draw_again",
+    "flee_timing",
 )
 
 # --- actions --------------------------------------------------------------------------------
@@ -463,7 +316,7 @@ class SusumukaModoruka(EngineBase):
 
     GAME_ID = GAME_ID
     TITLE = "Susumuka & Modoruka"
-    OPTIONS = OPTIONS
+    OPTION_NAMES = OPTION_NAMES
 
     def __init__(
         self,
@@ -518,7 +371,7 @@ class SusumukaModoruka(EngineBase):
         if lost.get("card_to") != "owner":
             raise ValueError("lost_property_drawn.card_to must be 'owner'")
         # The data names the default reading of every option: it must be one the engine plays.
-        allowed = {o.name: o.allowed for o in OPTIONS}
+        allowed = {o.name: o.allowed for o in self.declared_options}
         winner = params["winner"]
         for name, value in (
             ("winner", winner["measure"]),

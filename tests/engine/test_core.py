@@ -17,6 +17,7 @@ from rules_engine.core import (
     RuleOption,
     State,
     format_step,
+    options_from,
     parse_step,
     resolve_options,
 )
@@ -54,7 +55,7 @@ def test_options_resolve_to_defaults_and_check_values() -> None:
 
 
 def test_every_option_is_explained_in_both_languages(game: Game) -> None:
-    for option in SubmarineAttack.OPTIONS:
+    for option in options_from(game):
         assert option.explain.ja and option.explain.en
         for value in option.allowed:
             if option.choices:

@@ -19,12 +19,12 @@ from .conftest import GAME_FOLDER
 FILES = sorted((GAME_FOLDER / "examples").glob("*.yaml"))
 
 
-def test_there_are_examples_and_an_engine() -> None:
+def test_there_are_examples_and_an_engine(game: Game) -> None:
     assert len(FILES) >= 6
     assert "submarine-attack" in game_ids()
     entry = engine_for("submarine-attack")
     assert entry is not None
-    assert {o.name for o in entry.options} >= {
+    assert {o.name for o in entry.options_for(game)} >= {
         "five_or_more",
         "triple_and_pair",
         "tie_first_player",

@@ -132,7 +132,7 @@ def test_options_are_checked(game: Game) -> None:
         KillShot(game, None, {"no_such_option": 1})
     entry = engine_for("kill-shot")
     assert entry is not None
-    names = {o.name for o in entry.options}
+    names = {o.name for o in entry.options_for(game)}
     assert {
         "simultaneous_plays",
         "kill_shot_tie",
@@ -147,7 +147,7 @@ def test_options_are_checked(game: Game) -> None:
         "one_shot_one_kill",
         "terror_threat",
     } <= names
-    for option in entry.options:
+    for option in entry.options_for(game):
         assert option.explain.ja and option.explain.en
 
 

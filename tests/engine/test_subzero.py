@@ -21,6 +21,7 @@ from rules_engine.core import (
     NotationError,
     OptionError,
     format_step,
+    options_from,
     parse_step,
     replay,
 )
@@ -28,7 +29,6 @@ from rules_engine.examples import Example, ExampleSpec, check_game, example_file
 from rules_engine.registry import engine_for
 from rules_engine.subzero import (
     DEATHMATCH,
-    OPTIONS,
     Draw,
     MultisetDraws,
     Reveal,
@@ -146,7 +146,7 @@ def test_a_changed_parameter_in_the_data_changes_the_rules(sz: Game) -> None:
 def test_options_are_named_and_checked(sz: Game) -> None:
     entry = engine_for("subzero")
     assert entry is not None
-    assert {o.name for o in entry.options} == {
+    assert {o.name for o in entry.options_for(sz)} == {
         "players",
         "ending",
         "damage_limit",
@@ -158,7 +158,7 @@ def test_options_are_named_and_checked(sz: Game) -> None:
         "edge_reach",
         "ball_range",
     }
-    for option in OPTIONS:
+    for option in options_from(sz):
         assert option.explain.ja and option.explain.en
         for text in option.choices.values():
             assert text.ja and text.en

@@ -17,12 +17,12 @@ from rules_engine.core import (
     NotationError,
     OptionError,
     SetupError,
+    options_from,
     play_random,
 )
 from rules_engine.examples import check_game, example_files
 from rules_engine.registry import engine_for
 from rules_engine.susumuka_modoruka import (
-    OPTIONS,
     Act,
     SusumukaModoruka,
     SusumukaState,
@@ -102,9 +102,10 @@ def test_numbers_come_from_the_data(sm: Game) -> None:
 
 def test_option_defaults_are_the_readings_of_the_data(sm: Game) -> None:
     rules = sm.info.rules
-    defaults = {o.name: o.default for o in OPTIONS}
+    options = options_from(sm)
+    defaults = {o.name: o.default for o in options}
     assert defaults["players"] == sm.info.players.best
-    assert {o.name: o for o in OPTIONS}["players"].allowed == tuple(
+    assert {o.name: o for o in options}["players"].allowed == tuple(
         range(sm.info.players.min, sm.info.players.max + 1)
     )
     assert defaults["winner"] == rules["winner"]["measure"]
@@ -115,7 +116,7 @@ def test_option_defaults_are_the_readings_of_the_data(sm: Game) -> None:
     assert defaults["used_items"] == rules["item_use_once_to"]
     assert defaults["lost_property_draw_again"] == rules["lost_property_drawn"]["draw_again"]
     assert defaults["flee_timing"] == rules["flee_timing"]
-    for option in OPTIONS:
+    for option in options:
         assert option.explain.ja and option.explain.en
         for value in option.choices:
             assert value in option.allowed
@@ -138,7 +139,7 @@ def test_a_changed_parameter_in_the_data_changes_the_rules(sm: Game) -> None:
 def test_options_are_named_and_checked(sm: Game) -> None:
     entry = engine_for("susumuka-modoruka")
     assert entry is not None
-    assert {o.name for o in entry.options} == {
+    assert {o.name for o in entry.options_for(sm)} == {
         "players",
         "winner",
         "tie_break",
