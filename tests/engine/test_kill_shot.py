@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import itertools
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
-from printgen.errors import PrintgenError
 from printgen.model import Game, load_game
 from rules_engine.core import (
     CHANCE,
@@ -23,7 +20,7 @@ from rules_engine.core import (
     random_step,
     replay,
 )
-from rules_engine.examples import ExampleResult, check_file, check_game, example_files
+from rules_engine.examples import check_game, example_files
 from rules_engine.kill_shot import (
     GO,
     PICK,
@@ -38,6 +35,8 @@ from rules_engine.kill_shot import (
     check_record,
 )
 from rules_engine.registry import engine_for
+
+from .test_examples import _expect_values, _passes, _set
 
 FOLDER = Path(__file__).resolve().parents[2] / "components" / "kill-shot"
 FILES = sorted((FOLDER / "examples").glob("*.yaml"))
@@ -795,67 +794,13 @@ def test_every_example_replays(game: Game) -> None:
         assert needed in titles
 
 
-def _leaves(node: Any, path: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], Any]]:
-    if isinstance(node, dict):
-        for key, value in node.items():
-            yield from _leaves(value, (*path, key))
-    elif isinstance(node, list):
-        yield (*path, "+"), None
-        for i, value in enumerate(node):
-            yield from _leaves(value, (*path, i))
-    else:
-        yield path, node
-
-
-def _mutated(value: Any) -> Any:
-    if isinstance(value, bool):
-        return not value
-    if isinstance(value, int):
-        return value + 1
-    if isinstance(value, str):
-        return value + "x"
-    if value is None:
-        return "x"
-    raise AssertionError(f"cannot mutate {value!r}")
-
-
-def _set(data: Any, path: tuple[Any, ...]) -> None:
-    *head, last = path
-    node = data
-    for key in head:
-        node = node[key]
-    if last == "+":
-        node.append(node[-1] if node else 1)
-    else:
-        node[last] = _mutated(node[last])
-
-
-def _passes(game: Game, path: Path) -> bool:
-    try:
-        result: ExampleResult = check_file(game, path)
-    except PrintgenError:
-        return False
-    return result.ok
-
-
 @pytest.mark.parametrize("source", FILES, ids=[p.name for p in FILES])
 def test_changing_any_expected_value_makes_the_check_fail(
     game: Game, source: Path, tmp_path: Path
 ) -> None:
     data = yaml.safe_load(source.read_text(encoding="utf-8"))
     copy = tmp_path / source.name
-    paths = [
-        p
-        for key in ("expect",)
-        for p, _ in itertools.chain(
-            _leaves(data.get(key, {}), (key,)) if key in data else (),
-            *(
-                _leaves(step["expect"], ("steps", i, "expect"))
-                for i, step in enumerate(data.get("steps", []))
-                if "expect" in step
-            ),
-        )
-    ]
+    paths = [p for p, _ in _expect_values(data)]
     assert paths, f"{source.name} expects nothing"
     survivors = []
     for path in paths:
