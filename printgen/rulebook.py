@@ -478,13 +478,17 @@ def assemble(
             "history",
         )
 
+    game_yaml = Location(game.folder / "game.yaml")
+
     def clarifications(entry: Entry, i: int) -> Block:
         pairs = []
         for opt in options:
             cells = {}
             for lang in ("ja", "en"):
                 choice = opt.choices.get(opt.default)
-                chosen = f"<br/><i>{escape(choice[lang])}</i>" if choice else ""
+                # Option texts may quote the data too: "{{ rules.row_limit }}".
+                said = render_text(opt.explain[lang], ctx[lang], game_yaml)
+                chosen = f"<br/><i>{escape(render_text(choice[lang], ctx[lang], game_yaml))}</i>" if choice else ""
                 users = [r for r in examples if r.options.get(opt.name, opt.default) != opt.default]
                 uses = ""
                 if users:
@@ -495,7 +499,7 @@ def assemble(
                         else f"<div class='note'>Examples that use another reading: {names}</div>"
                     )
                 cells[lang] = Markup(
-                    f'<div class="clar"><b>{escape(opt.explain[lang])}</b> '
+                    f'<div class="clar"><b>{escape(said)}</b> '
                     f'<span class="opt">[{escape(opt.name)}]</span>{chosen}{uses}</div>'
                 )
             pairs.append((cells["ja"], cells["en"]))
