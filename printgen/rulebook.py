@@ -488,7 +488,11 @@ def assemble(
                 choice = opt.choices.get(opt.default)
                 # Option texts may quote the data too: "{{ rules.row_limit }}".
                 said = render_text(opt.explain[lang], ctx[lang], game_yaml)
-                chosen = f"<br/><i>{escape(render_text(choice[lang], ctx[lang], game_yaml))}</i>" if choice else ""
+                chosen = (
+                    f"<br/><i>{escape(render_text(choice[lang], ctx[lang], game_yaml))}</i>"
+                    if choice
+                    else ""
+                )
                 users = [r for r in examples if r.options.get(opt.name, opt.default) != opt.default]
                 uses = ""
                 if users:
