@@ -11,38 +11,24 @@ is what any engine gets.  Both play the same game for the same seed.
 from __future__ import annotations
 
 import argparse
-import random
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from playout import games_per_second  # noqa: E402
+
 from printgen.model import load_game  # noqa: E402
-from rules_engine.core import play_random  # noqa: E402
 from rules_engine.submarine_attack import SubmarineAttack  # noqa: E402
 
 
 def rate(engine: SubmarineAttack, seconds: float, generic: bool) -> tuple[float, float]:
-    """Games per second, and the mean number of rounds per game."""
-    games = 0
-    rounds = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
-        for _ in range(100):
-            state = engine.new_initial_state()
-            rng = random.Random(games)
-            if generic:
-                play_random(state, rng)
-            else:
-                state.play_random(rng)
-            games += 1
-            rounds += len(state.results)
-        now = time.perf_counter()
-        if now >= deadline:
-            return games / (now - start), rounds / games
+    """Games per CPU second, and the mean number of rounds per game."""
+    per_second, (rounds,) = games_per_second(
+        engine, seconds, generic, lambda s: (len(s.results),), batch=100
+    )
+    return per_second, rounds
 
 
 def main() -> None:

@@ -13,17 +13,16 @@ Times are CPU time of this process (other work on the machine does not count).
 from __future__ import annotations
 
 import argparse
-import random
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from playout import games_per_second  # noqa: E402
+
 from printgen.model import load_game  # noqa: E402
-from rules_engine.core import play_random  # noqa: E402
 from rules_engine.kill_shot import OPTIONAL_RULES, KillShot  # noqa: E402
 
 CASES: tuple[tuple[str, dict[str, Any]], ...] = (
@@ -36,22 +35,10 @@ CASES: tuple[tuple[str, dict[str, Any]], ...] = (
 
 def rate(engine: KillShot, seconds: float, generic: bool) -> tuple[float, float]:
     """Games per CPU second, and the mean number of steps per game."""
-    games = 0
-    steps = 0
-    start = time.process_time()
-    while True:
-        for _ in range(20):
-            state = engine.new_initial_state()
-            rng = random.Random(games)
-            if generic:
-                play_random(state, rng, max_steps=1_000_000)
-            else:
-                state.play_random(rng)
-            games += 1
-            steps += len(state.history)
-        now = time.process_time()
-        if now - start >= seconds:
-            return games / (now - start), steps / games
+    per_second, (steps,) = games_per_second(
+        engine, seconds, generic, lambda s: (len(s.history),), max_steps=1_000_000
+    )
+    return per_second, steps
 
 
 def main() -> None:

@@ -12,38 +12,25 @@ so the figure is per core even on a busy machine.
 from __future__ import annotations
 
 import argparse
-import random
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from playout import games_per_second  # noqa: E402
+
 from printgen.model import Game, load_game  # noqa: E402
-from rules_engine.core import options_from, play_random  # noqa: E402
+from rules_engine.core import options_from  # noqa: E402
 from rules_engine.squares2 import Squares2  # noqa: E402
 
 
 def rate(engine: Squares2, seconds: float, generic: bool) -> tuple[float, float, float]:
     """Games per CPU second, and the mean actions and turns per game."""
-    games = actions = turns = 0
-    start = time.process_time()
-    deadline = start + seconds
-    while True:
-        for _ in range(10):
-            state = engine.new_initial_state()
-            rng = random.Random(games)
-            if generic:
-                play_random(state, rng)
-            else:
-                state.play_random(rng)
-            games += 1
-            actions += len(state.history)
-            turns += state.turn
-        now = time.process_time()
-        if now >= deadline:
-            return games / (now - start), actions / games, turns / games
+    per_second, (actions, turns) = games_per_second(
+        engine, seconds, generic, lambda s: (len(s.history), s.turn), batch=10
+    )
+    return per_second, actions, turns
 
 
 def parse_option(game: Game, text: str) -> tuple[str, object]:

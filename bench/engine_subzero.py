@@ -17,38 +17,24 @@ draw.  Random players throw in random directions, so deathmatch games are long.
 from __future__ import annotations
 
 import argparse
-import random
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from playout import games_per_second  # noqa: E402
+
 from printgen.model import load_game  # noqa: E402
-from rules_engine.core import play_random  # noqa: E402
 from rules_engine.subzero import ALL_OUT, DEATHMATCH, SURVIVAL, Subzero  # noqa: E402
 
 
 def rate(engine: Subzero, seconds: float, generic: bool) -> tuple[float, float, float]:
     """Games per CPU second, mean turns per game and mean history entries per game."""
-    games = turns = entries = 0
-    start = time.process_time()
-    deadline = start + seconds
-    while True:
-        for _ in range(20):
-            state = engine.new_initial_state()
-            rng = random.Random(games)
-            if generic:
-                play_random(state, rng)
-            else:
-                state.play_random(rng)
-            games += 1
-            turns += state.turn
-            entries += len(state.history)
-        now = time.process_time()
-        if now >= deadline:
-            return games / (now - start), turns / games, entries / games
+    per_second, (turns, entries) = games_per_second(
+        engine, seconds, generic, lambda s: (s.turn, len(s.history))
+    )
+    return per_second, turns, entries
 
 
 def main() -> None:

@@ -12,38 +12,22 @@ engine gets.  Both play the same game for the same seed.  The process runs on on
 from __future__ import annotations
 
 import argparse
-import random
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from playout import games_per_second  # noqa: E402
+
 from printgen.model import load_game  # noqa: E402
-from rules_engine.core import play_random  # noqa: E402
 from rules_engine.susumuka_modoruka import SusumukaModoruka  # noqa: E402
 
 
 def rate(engine: SusumukaModoruka, seconds: float, generic: bool) -> tuple[float, float]:
     """Games per second (CPU time of this process), and the mean number of steps per game."""
-    games = 0
-    steps = 0
-    start = time.process_time()
-    deadline = start + seconds
-    while True:
-        for _ in range(20):
-            state = engine.new_initial_state()
-            rng = random.Random(games)
-            if generic:
-                play_random(state, rng)
-            else:
-                state.play_random(rng)
-            games += 1
-            steps += len(state.history)
-        now = time.process_time()
-        if now >= deadline:
-            return games / (now - start), steps / games
+    per_second, (steps,) = games_per_second(engine, seconds, generic, lambda s: (len(s.history),))
+    return per_second, steps
 
 
 def main() -> None:
