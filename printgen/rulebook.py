@@ -16,7 +16,7 @@ import io
 import logging
 import re
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -841,10 +841,6 @@ def html_of(rb: Rulebook, blocks: list[Block], edition: str, layouts: Path) -> s
         lang="ja" if edition != "en" else "en",
         font_uri=lambda name: (fonts / name).as_uri(),
     )
-
-
-def iter_editions() -> Iterator[str]:
-    yield from EDITIONS
 
 
 def faces_for_rulebook(lib: LayoutLibrary, rb: Rulebook) -> dict[str, dict[str, Face]]:
