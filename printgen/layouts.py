@@ -130,6 +130,17 @@ class Layout:
     elements: list[Element]
     places: dict[int, Location] = field(default_factory=dict)
     where: Location | None = None
+    # id(element) -> its keys' places (a merged element keeps its parent's for keys it
+    # did not set); a string's place by "key.lang"
+    field_places: dict[int, dict[str, Location]] = field(default_factory=dict)
+    string_places: dict[str, Location] = field(default_factory=dict)
+
+    def field_where(self, element: Element | None, key: str) -> Location | None:
+        """The place of one key of an element (else of the element, else of the layout)."""
+        if element is None:
+            return self.where
+        found = self.field_places.get(id(element), {}).get(key)
+        return found or self.places.get(id(element), self.where)
 
 
 @dataclass
@@ -175,8 +186,12 @@ class LayoutLibrary:
             base = Layout(name, None, sheet.bleed, sheet.safe, {}, {}, {}, [])
         elements = [e for e in base.elements if e.id is None or e.id not in spec.remove]
         places = {id(e): base.places[id(e)] for e in elements if id(e) in base.places}
+        field_places = {
+            id(e): base.field_places[id(e)] for e in elements if id(e) in base.field_places
+        }
         for i, element in enumerate(spec.elements):
             element_where = doc.where(("elements", i))
+            own = {k: doc.where(("elements", i, k)) for k in element.model_fields_set}
             match = next(
                 (k for k, e in enumerate(elements) if element.id and e.id == element.id), None
             )
@@ -189,10 +204,13 @@ class LayoutLibrary:
                     )
                 elements.append(element)
                 places[id(element)] = element_where
+                field_places[id(element)] = own
                 continue
-            merged = elements[match].model_copy(update=element.model_dump(exclude_unset=True))
+            parent = elements[match]
+            merged = parent.model_copy(update=element.model_dump(exclude_unset=True))
             elements[match] = merged
             places[id(merged)] = element_where
+            field_places[id(merged)] = {**field_places.get(id(parent), {}), **own}
         return Layout(
             name=name,
             size=spec.size if spec.size is not None else base.size,
@@ -204,6 +222,15 @@ class LayoutLibrary:
             elements=elements,
             places=places,
             where=here,
+            field_places=field_places,
+            string_places={
+                **base.string_places,
+                **{
+                    f"{key}.{lang}": doc.where(("strings", key, lang))
+                    for key in spec.strings
+                    for lang in ("ja", "en")
+                },
+            },
         )
 
     def size_of(

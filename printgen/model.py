@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -219,6 +219,13 @@ class Piece:
     component: Component
     deck: Deck | None
     where: Location
+    # the places of the component's own keys (`values`, `text`, ...) and of its deck's values
+    places: dict[str, Location] = field(default_factory=dict, compare=False, repr=False)
+    deck_where: Location | None = field(default=None, compare=False, repr=False)
+
+    def place(self, key: str) -> Location:
+        """Where one of the component's keys is written (else the component itself)."""
+        return self.places.get(key, self.where)
 
     @property
     def kind(self) -> str:
@@ -307,6 +314,7 @@ def load_game(folder: Path) -> Game:
             )
         )
     decks: dict[str, Deck] = {}
+    deck_places: dict[str, Location] = {}
     entries: list[tuple[Component, Document, int]] = []
     for path in component_files(folder):
         doc = load_yaml(path)
@@ -325,6 +333,7 @@ def load_game(folder: Path) -> Game:
                     )
                 )
             decks[deck.id] = deck
+            deck_places[deck.id] = doc.where(("decks", i, "values"))
         entries.extend((c, doc, i) for i, c in enumerate(parsed.components))
     pieces: list[Piece] = []
     seen: set[str] = set()
@@ -345,8 +354,16 @@ def load_game(folder: Path) -> Game:
             if piece_id in seen:
                 errors.append(PrintgenError(f"component id '{piece_id}' is used twice", where))
             seen.add(piece_id)
+            places = {key: doc.where(("components", i, key)) for key in component.model_fields_set}
             pieces.append(
-                Piece(piece_id, component, decks.get(deck_id) if deck_id else None, where)
+                Piece(
+                    piece_id,
+                    component,
+                    decks.get(deck_id) if deck_id else None,
+                    where,
+                    places,
+                    deck_places.get(deck_id) if deck_id else None,
+                )
             )
     if errors:
         raise ErrorList(errors)

@@ -6,7 +6,7 @@ down; the bleed area has negative coordinates.  Colours are `#rrggbb`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 
@@ -50,7 +50,9 @@ class TextRun:
     baseline: float
     text: str
     font_key: str
-    font_path: Path
+    # not in the repr: a drawing's name (a hash of its repr) must not depend on where the
+    # project lies; the font key names the font
+    font_path: Path = field(repr=False)
     size_pt: float
     colour: str
 
@@ -61,7 +63,8 @@ class Picture:
     y: float
     w: float
     h: float
-    path: Path
+    path: Path = field(repr=False)  # a checked image (see printgen.files)
+    digest: str = ""  # the image's content: what the drawing's name depends on
 
 
 Op = Rect | Ellipse | Polygon | TextRun | Picture

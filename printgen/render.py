@@ -3,33 +3,29 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
-
-import jinja2
 
 from printgen import fonts
 from printgen.errors import Location, PrintgenError
+from printgen.files import check_image, project_file
 from printgen.layouts import Element, IconShape, Layout, LayoutLibrary, colour
 from printgen.model import Game, Piece, Text
 from printgen.ops import Ellipse, Face, Op, Picture, Polygon, Rect, TextRun
+from printgen.templating import (
+    RULES_ORIGIN,
+    MissingFailure,
+    Origin,
+    TemplateFailure,
+    data_view,
+    evaluate,
+    is_template,
+    place,
+    render,
+)
 from printgen.textlayout import TextDoesNotFit, layout_text, unknown_icons
 from printgen.units import parse_length, pt_to_mm
 
 LANG_CHOICES = ("ja", "en", "both")
-
-_env = jinja2.Environment(
-    undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False
-)
-
-
-@lru_cache(maxsize=4096)
-def _template(source: str) -> jinja2.Template:
-    return _env.from_string(source)
-
-
-def is_template(value: Any) -> bool:
-    return isinstance(value, str) and ("{{" in value or "{%" in value)
 
 
 def pick(value: Any, lang: str) -> str:
@@ -69,22 +65,36 @@ def piece_size(lib: LayoutLibrary, piece: Piece) -> tuple[float, float]:
     return lib.size_of(size, piece.where)
 
 
+def piece_label(piece: Piece) -> str:
+    """`component torpedo-a (copies 1-2)`: which piece a message is about."""
+    return f"component {piece.id} ({copies_text(piece.count)})"
+
+
 def context(game: Game, piece: Piece, lang: str) -> dict[str, Any]:
     comp = piece.component
-    values = dict(comp.values)
-    deck_values = dict(piece.deck.values) if piece.deck else {}
+    label = piece_label(piece)
+    values = data_view(dict(comp.values), Origin(label, "value", piece.place("values")))
+    deck_values = data_view(
+        dict(piece.deck.values) if piece.deck else {},
+        Origin(
+            f"deck {piece.deck.id}" if piece.deck else f"{label}, which has no deck,",
+            "value",
+            piece.deck_where if piece.deck else piece.where,
+        ),
+    )
     base = {
         "values": values,
         "deck": piece.deck,
         "deck_values": deck_values,
         "game": game.info,
-        "rules": game.rule_params(),
+        "rules": data_view(game.rule_params(), RULES_ORIGIN),
     }
     text = None
     if comp.text is not None:
+        where = piece.place("text")
         text = Text(
-            ja=_render(comp.text.ja, base, piece.where, "text.ja"),
-            en=_render(comp.text.en, base, piece.where, "text.en"),
+            ja=render_field(comp.text.ja, base, where, f"{label}, text.ja"),
+            en=render_field(comp.text.en, base, where, f"{label}, text.en"),
         )
     return {
         **base,
@@ -99,13 +109,20 @@ def context(game: Game, piece: Piece, lang: str) -> dict[str, Any]:
     }
 
 
-def _render(source: str, ctx: dict[str, Any], where: Location | None, what: str) -> str:
-    if not is_template(source):
-        return source
+def render_field(source: str, ctx: dict[str, Any], where: Location | None, what: str) -> str:
+    """Render one templated field; errors name `what` (the piece and the field) and the
+    template's place, or the data's place when the data lacks a value the field uses."""
     try:
-        return _template(source).render(ctx)
-    except jinja2.TemplateError as exc:
-        raise PrintgenError(f"{what}: template error: {exc}", where) from None
+        return render(source, ctx)
+    except TemplateFailure as exc:
+        raise template_error(exc, where, what) from None
+
+
+def template_error(exc: TemplateFailure, where: Location | None, what: str) -> PrintgenError:
+    at = place(where, exc.line)
+    if isinstance(exc, MissingFailure) and exc.where is not None:
+        return PrintgenError(f"{exc.message}, which {what} uses (at {at})", exc.where)
+    return PrintgenError(f"{what}: {exc.message}", at)
 
 
 def render_face(lib: LayoutLibrary, game: Game, req: FaceRequest) -> Face:
@@ -136,11 +153,20 @@ class _FaceDrawer:
         self.w, self.h = w, h
         self.ops: list[Op] = []
         self.where: Location | None = layout.where
+        self.element_now: Element | None = None
         ctx["s"] = _Strings(self)
 
-    def value(self, raw: Any, what: str) -> Any:
+    def about(self, what: str) -> str:
+        """`component torpedo-a (copies 1-2), front (en), field 'dice'` for messages."""
+        req = self.req
+        name = self.element_now.id if self.element_now and self.element_now.id else None
+        field_name = f"field '{name}' {what}" if name else what
+        return f"{piece_label(req.piece)}, {req.side} ({req.lang}), {field_name}"
+
+    def value(self, raw: Any, what: str, where: Location | None = None) -> Any:
         if is_template(raw):
-            return _render(raw, self.ctx, self.where, f"{self.layout.name}: {what}")
+            here = where or self.layout.field_where(self.element_now, what.split(".")[0])
+            return render_field(raw, self.ctx, here, self.about(what))
         return raw
 
     def length(self, raw: Any, what: str) -> float:
@@ -148,7 +174,8 @@ class _FaceDrawer:
         try:
             return parse_length(value)
         except ValueError as exc:
-            raise PrintgenError(f"{self.layout.name}: {what} {exc}", self.where) from None
+            here = self.layout.field_where(self.element_now, what)
+            raise PrintgenError(f"{self.layout.name}: {what} {exc}", here) from None
 
     def colour(self, raw: str | None, what: str) -> str | None:
         if raw is None or raw == "none":
@@ -177,6 +204,7 @@ class _FaceDrawer:
         `step`, or `each: <expression>` over a list from the data. Each instance sees
         `i` (0-based), `col`, `row` and, with `each`, `item` in its templates."""
         self.where = self.layout.places.get(id(element), self.layout.where)
+        self.element_now = element
         if element.each is not None:
             items = self.expression(element.each, "each")
             if not isinstance(items, list | tuple):
@@ -226,9 +254,10 @@ class _FaceDrawer:
 
     def expression(self, source: str, what: str) -> Any:
         try:
-            return _env.compile_expression(source, undefined_to_none=False)(self.ctx)
-        except jinja2.TemplateError as exc:
-            raise PrintgenError(f"{self.layout.name}: {what}: {exc}", self.where) from None
+            return evaluate(source, self.ctx)
+        except TemplateFailure as exc:
+            here = self.layout.field_where(self.element_now, what)
+            raise template_error(exc, here, self.about(what)) from None
 
     def draw(self, e: Element, x: float, y: float, w: float, h: float) -> None:
         fill = self.colour(e.fill, "fill")
@@ -270,14 +299,15 @@ class _FaceDrawer:
         self.ops.extend(icon_ops(shapes, x, y, w, h, ink))
 
     def image(self, name: str, x: float, y: float, w: float, h: float) -> None:
-        candidates = [self.game.folder / name, self.lib.root / name]
-        path = next((p for p in candidates if p.is_file()), None)
+        where = self.layout.field_where(self.element_now, "image")
+        path = project_file(name, [self.game.folder, self.lib.root], where, "image")
         if path is None:
             raise PrintgenError(
                 f"{self.layout.name}: image '{name}' not found in {self.game.folder.name}/ or layouts/",
-                self.where,
+                where,
             )
-        self.ops.append(Picture(x, y, w, h, path))
+        checked = check_image(path, where)
+        self.ops.append(Picture(x, y, w, h, checked.path, checked.digest))
 
     def text(self, e: Element, x: float, y: float, w: float, h: float) -> None:
         content = str(self.value(e.text or "", "text"))
@@ -349,13 +379,19 @@ class _Strings:
     def __init__(self, drawer: _FaceDrawer) -> None:
         self._drawer = drawer
 
+    template_label = "the layout's strings"
+
+    def template_keys(self) -> list[str]:
+        return list(self._drawer.layout.strings)
+
     def __getattr__(self, key: str) -> Text:
         text = self._drawer.layout.strings.get(key)
         if text is None:
             raise AttributeError(key)
+        places = self._drawer.layout.string_places
         return Text(
-            ja=self._drawer.value(text.ja, f"strings.{key}.ja"),
-            en=self._drawer.value(text.en, f"strings.{key}.en"),
+            ja=self._drawer.value(text.ja, f"strings.{key}.ja", places.get(f"{key}.ja")),
+            en=self._drawer.value(text.en, f"strings.{key}.en", places.get(f"{key}.en")),
         )
 
     __getitem__ = __getattr__

@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any, Literal
 
 import jinja2
-from jinja2.sandbox import SandboxedEnvironment
 from markdown_it import MarkdownIt
 from markupsafe import Markup, escape
 from pydantic import Field
@@ -34,12 +33,22 @@ from printgen.model import Game, Identifier, Strict, Text
 from printgen.ops import Face, Op, Polygon, Rect, TextRun
 from printgen.raster import draw_face
 from printgen.source import Document, load_yaml, validate
+from printgen.templating import (
+    RULES_ORIGIN,
+    Origin,
+    ProjectSandbox,
+    TemplateFailure,
+    data_view,
+    render,
+    suggestion,
+)
 from printgen.units import MM_PER_POINT as MM_PER_PT
 from printgen.units import Length
 
 EDITIONS = ("ja", "en", "ja-en")
 PICTURE_DPI = 110
 PICTURE_SCHEME = "printgen-picture"
+FONT_SCHEME = "printgen-font"  # a font of layouts/fonts/, replaced by its subset before PDF
 
 
 class SectionText(Strict):
@@ -185,23 +194,6 @@ def sync_section(game: Game, section_id: str) -> None:
     path.write_text("".join(lines), encoding="utf-8")
 
 
-class DataDict(dict[str, Any]):
-    """Game data for templates: `rules.values` is the `values` key, never dict.values."""
-
-    def __getattribute__(self, name: str) -> Any:
-        if not name.startswith("_") and dict.__contains__(self, name):
-            return dict.__getitem__(self, name)
-        return super().__getattribute__(name)
-
-
-def data_view(value: Any) -> Any:
-    if isinstance(value, dict):
-        return DataDict({k: data_view(v) for k, v in value.items()})
-    if isinstance(value, list):
-        return [data_view(v) for v in value]
-    return value
-
-
 # --- text -----------------------------------------------------------------------------
 
 _md = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
@@ -258,7 +250,7 @@ class TextContext:
         return {
             "game": g.info,
             "title": g.info.title[self.lang],
-            "rules": data_view(g.rule_params()),
+            "rules": data_view(g.rule_params(), RULES_ORIGIN),
             "version": g.version(),
             "versions": g.info.rule_versions,
             "decks": list(g.decks.values()),
@@ -274,7 +266,10 @@ class TextContext:
             p for p in self.game.pieces if p.component.id == component_id or p.id == component_id
         ]
         if not found:
-            raise jinja2.UndefinedError(f"no component '{component_id}' in {self.game.id}")
+            known = sorted({p.component.id for p in self.game.pieces})
+            raise TemplateFailure(
+                f"no component '{component_id}' in {self.game.id}{suggestion(component_id, known)}"
+            )
         return found
 
     def count(self, *component_ids: str) -> int:
@@ -291,7 +286,9 @@ class TextContext:
         return total
 
     def values(self, component_id: str) -> dict[str, Any]:
-        view: dict[str, Any] = data_view(dict(self._matching(component_id)[0].values))
+        piece = self._matching(component_id)[0]
+        origin = Origin(f"component {piece.id}", "value", piece.place("values"))
+        view: dict[str, Any] = data_view(dict(piece.values), origin)
         return view
 
     def name(self, component_id: str) -> str:
@@ -299,14 +296,13 @@ class TextContext:
         return text[self.lang]
 
 
-_env = SandboxedEnvironment(undefined=jinja2.StrictUndefined, autoescape=False)
-
-
 def render_text(source: str, ctx: TextContext, where: Location) -> str:
+    from printgen.render import template_error
+
     try:
-        return _env.from_string(source).render(ctx.data())
-    except jinja2.TemplateError as exc:
-        raise PrintgenError(f"rulebook text: {exc}", where) from None
+        return render(source, ctx.data())
+    except TemplateFailure as exc:
+        raise template_error(exc, where, f"rulebook text ({ctx.lang})") from None
 
 
 # --- assembling the book ---------------------------------------------------------------
@@ -337,8 +333,8 @@ def stored(data: bytes, ext: str, folder: Path | None) -> str:
     by its content and reached through the fetcher so no path enters the PDF; without a
     folder, a data: URI."""
     if folder is None:
-        kind = "jpeg" if ext == "jpg" else ext
-        return f"data:image/{kind};base64," + base64.b64encode(data).decode("ascii")
+        kind = {"jpg": "image/jpeg", "ttf": "font/ttf"}.get(ext, f"image/{ext}")
+        return f"data:{kind};base64," + base64.b64encode(data).decode("ascii")
     name = f"{hashlib.sha256(data).hexdigest()[:24]}.{ext}"
     path = folder / name
     if not path.exists():
@@ -780,7 +776,9 @@ def _fetcher(allowed: Path, extra: Path | None = None) -> Any:
                 path = extra / name
                 if "/" in name or not path.is_file():
                     raise ValueError(f"no picture {name}")
-                kind = "image/png" if name.endswith(".png") else "image/jpeg"
+                kind = {"png": "image/png", "ttf": "font/ttf"}.get(
+                    name.rsplit(".", 1)[-1], "image/jpeg"
+                )
                 return URLFetcherResponse(url, path.read_bytes(), {"Content-Type": kind})
             if url.startswith("file:"):
                 path = Path(unquote(urlparse(url).path)).resolve()
@@ -811,7 +809,8 @@ def render_pdf(html: str, layouts: Path, title: str, pictures: Path | None = Non
         )
         # The identifier hashes the document, not where its picture files happen to be.
         pdf: bytes = document.write_pdf(
-            pdf_identifier=hashlib.sha256(html.encode()).hexdigest()[:32].encode()
+            pdf_identifier=hashlib.sha256(html.encode()).hexdigest()[:32].encode(),
+            full_fonts=True,  # the fonts are subsets already (see embed_fonts)
         )
     except (Exception, FatalURLFetchingError) as exc:  # the fatal fetch error is no Exception
         reason = exc.__cause__ if isinstance(exc, FatalURLFetchingError) and exc.__cause__ else exc
@@ -825,13 +824,8 @@ def render_pdf(html: str, layouts: Path, title: str, pictures: Path | None = Non
 
 
 def html_of(rb: Rulebook, blocks: list[Block], edition: str, layouts: Path) -> str:
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(layouts / "rulebook")),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-    )
+    env = ProjectSandbox(loader=jinja2.FileSystemLoader(str(layouts / "rulebook")), autoescape=True)
     template = env.get_template("book.html.j2")
-    fonts = (layouts / "fonts").resolve()
     return template.render(
         game=rb.game.info,
         book=rb.book,
@@ -839,7 +833,7 @@ def html_of(rb: Rulebook, blocks: list[Block], edition: str, layouts: Path) -> s
         edition=edition,
         langs=("ja", "en") if edition == "ja-en" else (edition,),
         lang="ja" if edition != "en" else "en",
-        font_uri=lambda name: (fonts / name).as_uri(),
+        font_uri=lambda name: f"{FONT_SCHEME}:{name}",
     )
 
 
@@ -908,7 +902,27 @@ def rulebook_html(
     except ValueError as exc:  # the game's data does not fit its engine
         raise PrintgenError(f"{game.id} data: {exc}") from None
     blocks = assemble(rb, faces, results, options, pictures, lib.fonts["gothic"])
-    return {edition: html_of(rb, blocks, edition, lib.root) for edition in editions}
+    pages = {edition: html_of(rb, blocks, edition, lib.root) for edition in editions}
+    return embed_fonts(pages, lib.root, pictures)
+
+
+def embed_fonts(pages: dict[str, str], layouts: Path, pictures: Path | None) -> dict[str, str]:
+    """Point each edition's @font-face rules at subsets of the fonts cut to the characters
+    of that edition: WeasyPrint embeds them unchanged, so the PDFs are the same bytes on
+    every machine (its own subsetting differs with the system's HarfBuzz)."""
+    folder = (layouts / "fonts").resolve()
+    pattern = re.compile(rf"{FONT_SCHEME}:([^\s\"')]+)")
+    out = {}
+    for edition, page in pages.items():
+        characters = "".join(sorted(set(page) | set(fonts.LAYOUT_CHARACTERS)))
+        uris: dict[str, str] = {}
+        for name in sorted(set(pattern.findall(page))):
+            path = (folder / name).resolve()
+            if not path.is_relative_to(folder) or not path.is_file():
+                raise PrintgenError(f"rulebook font '{name}' is not a file in layouts/fonts/")
+            uris[name] = stored(fonts.subset_font(path, characters), "ttf", pictures)
+        out[edition] = pattern.sub(lambda m, found=uris: found[m.group(1)], page)  # type: ignore[misc]
+    return out
 
 
 def make_rulebooks(

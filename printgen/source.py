@@ -23,6 +23,17 @@ Key = tuple[str | int, ...]
 _Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 M = TypeVar("M", bound=BaseModel)
 
+# A game folder is untrusted: a file, and what its anchors and aliases expand to, are bounded.
+MAX_FILE_BYTES = 8 * 1024 * 1024
+MAX_NODES = 500_000
+MAX_DEPTH = 64
+
+_CORE = "tag:yaml.org,2002:"
+# The YAML core schema: strings, numbers, booleans, null, lists and mappings. PyYAML also
+# reads unquoted dates (`2002-11-02`); here they stay the text they are.
+_SCALAR_TAGS = {f"{_CORE}{t}" for t in ("str", "int", "float", "bool", "null")}
+_DATE_TAG = f"{_CORE}timestamp"
+
 
 @dataclass
 class Document:
@@ -53,16 +64,28 @@ def _mark(path: Path, node: yaml.Node) -> Location:
 def load_yaml(path: Path) -> Document:
     """Parse one YAML file; syntax errors and duplicate keys become PrintgenErrors."""
     try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise PrintgenError(
+                f"file is {size / 1e6:.1f} MB, more than the {MAX_FILE_BYTES // 2**20} MiB a "
+                "game's YAML file may hold: split it or remove what does not belong",
+                Location(path),
+            )
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise PrintgenError("file not found", Location(path)) from None
+    except IsADirectoryError:
+        raise PrintgenError("a folder where a YAML file was expected", Location(path)) from None
     except UnicodeDecodeError as exc:
         raise PrintgenError(f"not UTF-8 text ({exc.reason})", Location(path)) from None
+    except OSError as exc:
+        raise PrintgenError(f"cannot read the file: {exc.strerror}", Location(path)) from None
     loader = _Loader(text)
     try:
         root = loader.get_single_node()
         doc = Document(path, None)
-        doc.data = _build(loader, root, (), doc) if root is not None else None
+        budget = _Budget()
+        doc.data = _build(loader, root, (), doc, budget) if root is not None else None
         return doc
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -75,13 +98,54 @@ def load_yaml(path: Path) -> Document:
         loader.dispose()
 
 
-def _build(loader: yaml.SafeLoader, node: yaml.Node, key: Key, doc: Document) -> Any:
+@dataclass
+class _Budget:
+    """Values built so far: aliases may repeat a subtree, but not without end."""
+
+    nodes: int = 0
+
+
+def _check_tag(node: yaml.Node, path: Path) -> None:
+    tag = node.tag
+    allowed = (
+        tag == f"{_CORE}map"
+        if isinstance(node, yaml.MappingNode)
+        else tag == f"{_CORE}seq"
+        if isinstance(node, yaml.SequenceNode)
+        else tag in _SCALAR_TAGS or tag == _DATE_TAG
+    )
+    if not allowed:
+        name = tag.replace(_CORE, "!!") if tag.startswith(_CORE) else tag
+        raise PrintgenError(
+            f"YAML tag '{name}' is not allowed: game files are plain YAML (text, numbers, "
+            "true/false, null, lists and mappings); remove the tag",
+            _mark(path, node),
+        )
+
+
+def _build(
+    loader: yaml.SafeLoader, node: yaml.Node, key: Key, doc: Document, budget: _Budget
+) -> Any:
+    budget.nodes += 1
+    if budget.nodes > MAX_NODES:
+        raise PrintgenError(
+            f"the YAML expands to more than {MAX_NODES:,} values (anchors and aliases "
+            "repeated inside each other?): write the data out, or split the file",
+            _mark(doc.path, node),
+        )
+    if len(key) > MAX_DEPTH:
+        raise PrintgenError(
+            f"the YAML is nested more than {MAX_DEPTH} levels deep", _mark(doc.path, node)
+        )
+    _check_tag(node, doc.path)
     doc.places[key] = _mark(doc.path, node)
     if isinstance(node, yaml.MappingNode):
         loader.flatten_mapping(node)
         result: dict[Any, Any] = {}
         for key_node, value_node in node.value:
-            name = loader.construct_object(key_node, deep=True)
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise PrintgenError("mapping keys must be names", _mark(doc.path, key_node))
+            name = _scalar(loader, key_node, doc.path)
             if not isinstance(name, str | int):
                 raise PrintgenError("mapping keys must be names", _mark(doc.path, key_node))
             if name in result:
@@ -90,11 +154,21 @@ def _build(loader: yaml.SafeLoader, node: yaml.Node, key: Key, doc: Document) ->
                     _mark(doc.path, key_node),
                 )
             doc.key_places[(*key, name)] = _mark(doc.path, key_node)
-            result[name] = _build(loader, value_node, (*key, name), doc)
+            result[name] = _build(loader, value_node, (*key, name), doc, budget)
         return result
     if isinstance(node, yaml.SequenceNode):
-        return [_build(loader, item, (*key, i), doc) for i, item in enumerate(node.value)]
-    return loader.construct_object(node, deep=True)
+        return [_build(loader, item, (*key, i), doc, budget) for i, item in enumerate(node.value)]
+    return _scalar(loader, node, doc.path)
+
+
+def _scalar(loader: yaml.SafeLoader, node: yaml.Node, path: Path) -> Any:
+    _check_tag(node, path)
+    if node.tag == _DATE_TAG:
+        return str(node.value)
+    try:
+        return loader.construct_object(node, deep=True)
+    except ValueError as exc:  # an integer of thousands of digits, say
+        raise PrintgenError(f"value cannot be read: {exc}", _mark(path, node)) from None
 
 
 def validate(model: type[M], doc: Document, data: Any = None, prefix: Key = ()) -> M:

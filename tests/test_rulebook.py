@@ -142,7 +142,11 @@ def test_a_template_typo_names_the_section_file(tmp_path: Path) -> None:
     )
     result = make(root)
     assert result.returncode == 1
-    assert re.search(r"play.yaml:\d+:\d+: rulebook text: .*hand_sise", result.stderr), result.stderr
+    assert re.search(
+        r"play.yaml:\d+:\d+: rulebook text \(ja\): the game's rules .* no rule 'hand_sise'; "
+        r"did you mean 'hand_size'\?",
+        result.stderr,
+    ), result.stderr
 
 
 def test_rulebooks_rebuild_byte_identical(tmp_path: Path) -> None:

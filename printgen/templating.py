@@ -1,0 +1,460 @@
+"""The one template environment: every Jinja template of a game folder renders here.
+
+Layout fields, component texts, layout strings, rulebook sections, captions and
+option texts come from game folders, which are untrusted input (a co-designer's zip,
+a downloaded print-and-play).  They all render in one sandbox that:
+
+- refuses Python internals (`__class__`, `__globals__`, `cycler.__init__`, ...) and
+  changes to lists and dicts (Jinja's immutable sandbox);
+- bounds the work a template may ask for: texts, repetitions and numbers stay small,
+  and a render that runs longer than `TIME_LIMIT` seconds is stopped;
+- turns an undefined value into a message that names what is missing, where the data
+  lies, and the closest known key.
+
+Errors come out as `TemplateFailure`; callers add the piece and the file:line.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import jinja2
+from jinja2 import nodes
+from jinja2.compiler import CodeGenerator, Frame
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+from printgen.errors import Location
+
+MAX_TEXT = 100_000  # characters a template, or one value inside it, may produce
+MAX_ARGUMENT_TEXT = 10_000  # characters of a text handed to a filter or function
+MAX_NUMBER_ARGUMENT = 100_000  # a width, a count or a repeat handed to a filter or function
+MAX_INT_BITS = 4_096  # integers computed in a template
+MAX_RANGE = 10_000  # items `range()` may produce
+TIME_LIMIT = 2.0  # seconds one render may take
+
+_WIDE_FORMAT = re.compile(r"\d{6,}")
+
+
+class TemplateFailure(Exception):
+    """A template could not be rendered; the message is for the user as it is."""
+
+    def __init__(self, message: str, line: int = 0) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a mapping handed to templates comes from: what it is, and its place."""
+
+    label: str  # "component torpedo-a (copies 1-2)"
+    noun: str  # "value": "component torpedo-a has no value 'dice'"
+    where: Location | None
+
+
+class DataDict(dict[str, Any]):
+    """Game data for templates: keys read as attributes (`rules.target_points`), and
+    `rules.values` is the `values` key, never dict.values. Knows its origin, so a missing
+    key names the YAML that should hold it."""
+
+    __slots__ = ("_origin",)
+
+    def __init__(self, data: dict[str, Any], origin: Origin | None = None) -> None:
+        super().__init__(data)
+        self._origin = origin
+
+    def __getattribute__(self, name: str) -> Any:
+        if not name.startswith("_") and dict.__contains__(self, name):
+            return dict.__getitem__(self, name)
+        return super().__getattribute__(name)
+
+
+RULES_ORIGIN = Origin("the game's rules (game.yaml, rules:)", "rule", None)
+
+
+def data_view(value: Any, origin: Origin | None = None) -> Any:
+    """Plain YAML data as template data (mappings as DataDicts, all the way down)."""
+    if isinstance(value, dict):
+        return DataDict({str(k): data_view(v) for k, v in value.items()}, origin)
+    if isinstance(value, list):
+        return [data_view(v) for v in value]
+    return value
+
+
+class MissingValue(jinja2.UndefinedError):
+    """An undefined value was used; carries what was looked up and in what."""
+
+    def __init__(self, message: Any) -> None:
+        super().__init__(str(message))
+        self.owner = getattr(message, "owner", None)
+        self.name = getattr(message, "name", None)
+
+
+class _Message(str):
+    owner: Any
+    name: Any
+
+
+class _Missing(jinja2.StrictUndefined):
+    """StrictUndefined whose error carries the object and the missing name."""
+
+    __slots__ = ()
+
+    def __init__(
+        self,
+        hint: str | None = None,
+        obj: Any = jinja2.utils.missing,
+        name: str | None = None,
+        exc: type[jinja2.TemplateRuntimeError] = MissingValue,
+    ) -> None:
+        super().__init__(hint, obj, name, exc)
+
+    @property
+    def _undefined_message(self) -> str:
+        message = _Message(self._undefined_hint or f"'{self._undefined_name}' is undefined")
+        message.owner = self._undefined_obj
+        message.name = self._undefined_name
+        return message
+
+
+def _describe(owner: Any) -> str:
+    if isinstance(owner, dict):
+        return "this mapping"
+    if isinstance(owner, list | tuple):
+        return "this list"
+    if isinstance(owner, str):
+        return "this text"
+    if isinstance(owner, bool | int | float):
+        return f"the number {owner}"
+    if owner is None:
+        return "an empty value (null)"
+    return "this value"
+
+
+def keys_of(owner: Any) -> list[str]:
+    """The names a template can read from `owner` (for 'did you mean')."""
+    keys = getattr(owner, "template_keys", None)
+    if callable(keys):
+        return sorted(str(k) for k in keys())
+    if isinstance(owner, dict):
+        return sorted(str(k) for k in owner)
+    fields = getattr(type(owner), "model_fields", None)
+    if isinstance(fields, dict):
+        return sorted(fields)
+    return []
+
+
+def suggestion(name: str, known: list[str]) -> str:
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def missing_message(exc: MissingValue, names: list[str]) -> tuple[str, Location | None]:
+    """What a user reads for an undefined value, and the data's place when it is known
+    (a component's values: the mistake is probably there, not in the layout)."""
+    name = str(exc.name)
+    owner = exc.owner
+    if owner is jinja2.utils.missing or isinstance(owner, jinja2.Undefined):
+        return f"unknown name '{name}'{suggestion(name, names)} (known: {', '.join(names)})", None
+    known = keys_of(owner)
+    listed = f" ({', '.join(known)})" if known else ""
+    origin = getattr(owner, "_origin", None) if isinstance(owner, DataDict) else None
+    if isinstance(origin, Origin):
+        noun = f"{origin.noun} '{name}'"
+        return f"{origin.label} has no {noun}{suggestion(name, known)}{listed}", origin.where
+    label = getattr(owner, "template_label", None)
+    if isinstance(label, str):
+        return f"{label} has no '{name}'{suggestion(name, known)}{listed}", None
+    keys = f" (keys: {', '.join(known)})" if known else ""
+    return f"no '{name}' in {_describe(owner)}{suggestion(name, known)}{keys}", None
+
+
+def _check_argument(value: Any) -> None:
+    if isinstance(value, list | tuple | dict):
+        items = list(value.values()) if isinstance(value, dict) else value
+        if len(items) > MAX_TEXT:
+            raise TemplateFailure(f"a list of {len(items):,} items is handed to a function")
+        text = sum(len(v) for v in items if isinstance(v, str))
+        if text > MAX_TEXT * 10:
+            raise TemplateFailure(f"a list holding {text:,} characters is handed to a function")
+        return
+    if isinstance(value, str) and len(value) > MAX_ARGUMENT_TEXT:
+        raise TemplateFailure(
+            f"a text of {len(value):,} characters is handed to a function (at most "
+            f"{MAX_ARGUMENT_TEXT:,})"
+        )
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_NUMBER_ARGUMENT:
+        raise TemplateFailure(
+            f"the number {value} is handed to a function (at most {MAX_NUMBER_ARGUMENT:,}): "
+            "templates work on a card's data, not on large amounts"
+        )
+
+
+def _check_result(value: Any) -> Any:
+    if isinstance(value, str | list | tuple) and len(value) > MAX_TEXT:
+        raise TemplateFailure(
+            f"a template made a value of {len(value):,} items (at most {MAX_TEXT:,})"
+        )
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > MAX_INT_BITS:
+        raise TemplateFailure("a template made a number too large to print")
+    return value
+
+
+def _check_format(fmt: Any) -> None:
+    if isinstance(fmt, str) and _WIDE_FORMAT.search(fmt):
+        raise TemplateFailure("a format asks for a width or precision of 100,000 or more")
+
+
+def _bounded(function: Callable[..., Any]) -> Callable[..., Any]:
+    """A filter or test whose arguments and result are checked."""
+
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        for value in (*args, *kwargs.values()):
+            _check_argument(value)
+        if getattr(function, "__name__", "") == "do_format" and args:
+            _check_format(args[0])
+        return _check_result(function(*args, **kwargs))
+
+    checked.__name__ = getattr(function, "__name__", "filter")
+    for marker in ("jinja_pass_arg",):
+        if hasattr(function, marker):
+            setattr(checked, marker, getattr(function, marker))
+    return checked
+
+
+def by_id(items: Any) -> DataDict:
+    """A list of mappings with `id` keys as one mapping by id: `by_id(rules.optional_rules)`
+    (templates change no data, so they cannot build such an index themselves)."""
+    if not isinstance(items, list | tuple):
+        raise TemplateFailure(
+            f"by_id() takes a list of mappings with an 'id', got {_describe(items)}"
+        )
+    found: dict[str, Any] = {}
+    for item in items:
+        key = item.get("id") if isinstance(item, dict) else getattr(item, "id", None)
+        if key is None:
+            raise TemplateFailure("by_id(): an item of the list has no 'id'")
+        found[str(key)] = item
+    return DataDict(found)
+
+
+def _range(*args: int) -> range:
+    found = range(*args)
+    if len(found) > MAX_RANGE:
+        raise TemplateFailure(f"range() of {len(found):,} items (at most {MAX_RANGE:,})")
+    return found
+
+
+class _BoundedCode(CodeGenerator):
+    """Template code whose `~` results are checked like every other operator's."""
+
+    def visit_Concat(self, node: nodes.Concat, frame: Frame) -> None:
+        self.write("environment.bounded_text(")
+        super().visit_Concat(node, frame)
+        self.write(")")
+
+
+class ProjectSandbox(ImmutableSandboxedEnvironment):
+    """Jinja's immutable sandbox with bounded work (see the module's doc)."""
+
+    intercepted_binops = frozenset({"*", "**", "%", "+"})
+    code_generator_class = _BoundedCode
+
+    def __init__(self, **options: Any) -> None:
+        options.setdefault("autoescape", False)
+        super().__init__(undefined=_Missing, **options)
+        self.filters = {name: _bounded(f) for name, f in self.filters.items()}
+        # No lipsum (text without end), cycler, joiner or namespace (a namespace lets a loop
+        # grow a value step after step).
+        self.globals = {"range": _range, "dict": dict, "by_id": by_id}
+
+    def bounded_text(self, value: Any) -> Any:
+        """Every `a ~ b` of a template goes through here (see _BoundedCode)."""
+        return _check_result(value)
+
+    def call_binop(self, context: Any, operator_name: str, left: Any, right: Any) -> Any:
+        if operator_name == "**":
+            if (
+                isinstance(left, int)
+                and isinstance(right, int)
+                and right > 0
+                and max(left.bit_length(), 1) * right > MAX_INT_BITS
+            ):
+                raise TemplateFailure(f"{left} ** {right} is too large to compute")
+        elif operator_name == "*":
+            for seq, times in ((left, right), (right, left)):
+                if (
+                    isinstance(seq, str | list | tuple)
+                    and isinstance(times, int)
+                    and len(seq) * times > MAX_TEXT
+                ):
+                    raise TemplateFailure(
+                        f"repeating a value {times:,} times makes more than {MAX_TEXT:,} items"
+                    )
+        elif operator_name == "%" and isinstance(left, str):
+            _check_format(left)
+        result = self.binop_table[operator_name](left, right)
+        return _check_result(result)
+
+    def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:
+        for value in (*args, *kwargs.values()):
+            _check_argument(value)
+        owner = getattr(getattr(__obj, "__wrapped__", __obj), "__self__", None)
+        if isinstance(owner, str):
+            _check_format(owner)
+        return _check_result(super().call(__context, __obj, *args, **kwargs))
+
+
+ENV = ProjectSandbox()
+
+
+@lru_cache(maxsize=8192)
+def compile_template(source: str) -> jinja2.Template:
+    return ENV.from_string(source)
+
+
+@lru_cache(maxsize=2048)
+def compile_expression(source: str) -> Any:
+    return ENV.compile_expression(source, undefined_to_none=False)
+
+
+def is_template(value: Any) -> bool:
+    return isinstance(value, str) and ("{{" in value or "{%" in value)
+
+
+class _Timeout(BaseException):
+    """Raised by the alarm inside a render that ran too long (not an Exception, so no
+    template code can swallow it)."""
+
+
+def _alarm(_signum: int, _frame: Any) -> None:
+    raise _Timeout
+
+
+_active = threading.local()
+
+
+@contextmanager
+def _deadline(seconds: float) -> Iterator[None]:
+    """Stop the body after `seconds` (main thread only, where signals arrive). A render
+    inside a render (a layout string used by a field) runs under the outer deadline."""
+    if threading.current_thread() is not threading.main_thread() or getattr(_active, "on", False):
+        yield
+        return
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    _active.on = True
+    try:
+        yield
+    finally:
+        _active.on = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _guarded(work: Callable[[], Any], names: list[str]) -> Any:
+    try:
+        with _deadline(TIME_LIMIT):
+            return work()
+    except _Timeout:
+        raise TemplateFailure(
+            f"the template ran longer than {TIME_LIMIT:g} s: simplify its loops"
+        ) from None
+    except MissingValue as exc:
+        message, _where = missing_message(exc, names)
+        raise MissingFailure(message, exc, names) from None
+    except jinja2.exceptions.SecurityError as exc:
+        found = re.search(r"attribute '([^']+)'", str(exc))
+        what = f"'{found.group(1)}'" if found else "Python internals"
+        raise TemplateFailure(
+            f"refused: a template may not reach {what} (templates only read the game's data, "
+            "and change nothing)",
+            _template_line(exc),
+        ) from None
+    except jinja2.TemplateSyntaxError as exc:
+        raise TemplateFailure(f"template syntax error: {exc.message}", exc.lineno) from None
+    except jinja2.TemplateError as exc:
+        raise TemplateFailure(f"template error: {_plain(str(exc))}", _template_line(exc)) from None
+    except RecursionError:
+        raise TemplateFailure("the template calls itself too deeply") from None
+    except (ArithmeticError, ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+        raise TemplateFailure(f"template error: {_plain(str(exc))}", _template_line(exc)) from None
+    except MemoryError:
+        raise TemplateFailure("the template asked for more memory than a card needs") from None
+
+
+class MissingFailure(TemplateFailure):
+    """An undefined value; `where` is the data's place when it is known."""
+
+    def __init__(self, message: str, exc: MissingValue, names: list[str]) -> None:
+        super().__init__(message, _template_line(exc))
+        self.where = missing_message(exc, names)[1]
+
+
+def _template_line(exc: BaseException) -> int:
+    """The template line an error arose on (from the traceback of compiled template code)."""
+    tb = exc.__traceback__
+    line = 0
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == "<template>":
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+_CLASS_NAMES = re.compile(r"'?<?(\w+) object>?'?")
+
+
+def _plain(message: str) -> str:
+    """Jinja's and Python's messages without internal class names."""
+    message = re.sub(r"<[^<>]* object at 0x[0-9a-f]+>", "this value", message)
+    message = message.replace("'dict object'", "this mapping").replace("'list object'", "this list")
+    message = message.replace("'str object'", "this text").replace("'int object'", "this number")
+    return _CLASS_NAMES.sub("this value", message) if " object" in message else message
+
+
+def render(source: str, data: dict[str, Any]) -> str:
+    """Render a template source with `data`; bounded, sandboxed (see the module's doc)."""
+    if not is_template(source):
+        return source
+    names = sorted(data)
+
+    def work() -> str:
+        total = 0
+        parts: list[str] = []
+        for chunk in compile_template(source).generate(data):
+            total += len(chunk)
+            if total > MAX_TEXT:
+                raise TemplateFailure(f"the template makes more than {MAX_TEXT:,} characters")
+            parts.append(chunk)
+        return "".join(parts)
+
+    result: str = _guarded(work, names)
+    return result
+
+
+def evaluate(source: str, data: dict[str, Any]) -> Any:
+    """Evaluate a Jinja expression (`each:`), bounded and sandboxed like `render`."""
+    return _guarded(lambda: compile_expression(source)(data), sorted(data))
+
+
+def check_syntax(source: str) -> None:
+    """Compile a template without rendering it (for `validate`)."""
+    if is_template(source):
+        _guarded(lambda: compile_template(source), [])
+
+
+def place(where: Location | None, line: int) -> Location | None:
+    """The place of a template's line `line` inside a YAML value at `where`."""
+    if where is None or line <= 1 or not where.line:
+        return where
+    return Location(where.file, where.line + line - 1, 0)
