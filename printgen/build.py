@@ -22,6 +22,7 @@ from typing import Any
 
 from printgen.errors import ErrorList, PrintgenError
 from printgen.exports import render_pngs, write_card_pdf
+from printgen.geometry import SafeZoneReport
 from printgen.imposition import Item, Page, duplex_pages, fold_pages, make_grid, tiled_pages
 from printgen.layouts import LayoutLibrary, load_library
 from printgen.model import Game, Piece, find_games, load_game
@@ -93,6 +94,7 @@ class Rendered:
     game: Game
     faces: dict[str, Face]
     rulebook: Rulebook | None = None
+    warnings: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -126,8 +128,32 @@ def render_all(
     rendered = []
     for game in games:
         book = load_rulebook(game) if rulebooks and has_rulebook(game) else None
-        rendered.append(Rendered(game, faces_of(game, lib, lang), book))
+        report = SafeZoneReport()
+        faces = faces_of(game, lib, lang, report)
+        rendered.append(Rendered(game, faces, book, report.lines()))
     return rendered
+
+
+def validate_games(
+    project: Project, names: list[str], lang: str
+) -> list[tuple[str, str, list[str]]]:
+    """Everything `build` checks, with nothing written: the data, every face, the rulebook
+    (its templates, references and pictures) and the worked examples it quotes.
+    Gives (game, summary, warnings) per game."""
+    lib, games = load_all(project, names)
+    report = []
+    for r in render_all(lib, games, lang, rulebooks=True):
+        warnings = list(r.warnings)
+        books = ""
+        if r.rulebook is not None:
+            warnings.extend(r.rulebook.stale_report())
+            with tempfile.TemporaryDirectory(prefix="printgen-validate-") as folder:
+                rulebook_html(lib, r.rulebook, pictures=Path(folder), embed=False)
+            books = ", rulebook and worked examples"
+        copies = sum(p.count for p in r.game.pieces)
+        summary = f"{len(r.game.pieces)} components, {copies} pieces, {len(r.faces)} faces{books}"
+        report.append((r.game.id, summary, warnings))
+    return report
 
 
 def items_of(lib: LayoutLibrary, r: Rendered) -> list[list[Item]]:
@@ -354,10 +380,12 @@ def write_game(
                         "lang": opts.lang,
                     },
                 )
+    out.warnings.extend(r.warnings)
     if r.rulebook is not None:
         out.warnings.extend(r.rulebook.stale_report())
-        if out.warnings and opts.strict:
-            raise ErrorList([PrintgenError(w) for w in out.warnings])
+    if out.warnings and opts.strict:
+        raise ErrorList([PrintgenError(w) for w in out.warnings])
+    if r.rulebook is not None:
         books = rulebooks() if rulebooks else make_rulebooks(lib, r.rulebook)
         for edition, data in books.items():
             put(

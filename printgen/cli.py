@@ -11,8 +11,16 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from printgen.build import BuildOptions, Project, Rendered, build, load_all, render_all, work_units
-from printgen.errors import PrintgenError, display_path
+from printgen.build import (
+    BuildOptions,
+    Project,
+    Rendered,
+    build,
+    load_all,
+    validate_games,
+    work_units,
+)
+from printgen.errors import ErrorList, PrintgenError, display_path
 from printgen.render import LANG_CHOICES
 
 err = Console(stderr=True, highlight=False)
@@ -36,6 +44,16 @@ def run(action: Callable[[], Any]) -> None:
         for line in str(exc).splitlines():
             err.print(f"[red]error:[/red] {line}", markup=True, soft_wrap=True)
         sys.exit(1)
+    except OSError as exc:  # a read-only or full disk, a file where a folder should be
+        name = f" {display_path(Path(exc.filename))}" if exc.filename else ""
+        reason = exc.strerror or str(exc)
+        err.print(
+            f"[red]error:[/red] cannot write{name}: {reason}; nothing in the output folder "
+            "was changed",
+            markup=True,
+            soft_wrap=True,
+        )
+        sys.exit(1)
 
 
 @click.group()
@@ -58,7 +76,7 @@ def main(ctx: click.Context, root: Path) -> None:
 @click.option(
     "--out",
     "out_dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     default=Path("out"),
     show_default=True,
     help="Output folder; each game goes to OUT/<game>/.",
@@ -122,6 +140,10 @@ def build_cmd(
     """Build print-and-play files for GAMES (default: every game)."""
 
     def action() -> None:
+        if out_dir.exists() and not out_dir.is_dir():
+            raise PrintgenError(
+                f"--out {display_path(out_dir)} is a file, not a folder: name a folder to build into"
+            )
         opts = BuildOptions(
             papers=paper or ("a4", "letter"),
             lang=lang,
@@ -156,8 +178,7 @@ def build_cmd(
             if result.up_to_date:
                 click.echo(f"{result.game}: up to date -> {display_path(result.folder)}/")
                 continue
-            for warning in result.warnings:
-                err.print(f"[yellow]warning:[/yellow] {warning}", markup=True, soft_wrap=True)
+            show_warnings(result.warnings, False)
             files = result.files
             size = sum((result.folder / str(f["path"])).stat().st_size for f in files)
             kinds: dict[str, int] = {}
@@ -175,19 +196,25 @@ def build_cmd(
 @main.command()
 @click.argument("games", nargs=-1)
 @click.option("--lang", type=click.Choice(LANG_CHOICES), default="both", show_default=True)
+@click.option("--strict", is_flag=True, help="Fail on warnings (stale translations, safe zone).")
 @click.pass_obj
-def validate(project: Project, games: tuple[str, ...], lang: str) -> None:
-    """Check GAMES' data and layouts (every face is laid out; nothing is written)."""
+def validate(project: Project, games: tuple[str, ...], lang: str, strict: bool) -> None:
+    """Check GAMES' data, layouts, rulebooks and worked examples: everything `build` checks,
+    without writing anything."""
 
     def action() -> None:
-        lib, loaded = load_all(project, project.select(games))
-        for r in render_all(lib, loaded, lang):
-            copies = sum(p.count for p in r.game.pieces)
-            click.echo(
-                f"ok {r.game.id}: {len(r.game.pieces)} components, {copies} pieces, {len(r.faces)} faces"
-            )
+        for game_id, summary, warnings in validate_games(project, project.select(games), lang):
+            show_warnings(warnings, strict)
+            click.echo(f"ok {game_id}: {summary}")
 
     run(action)
+
+
+def show_warnings(warnings: list[str], strict: bool) -> None:
+    if warnings and strict:
+        raise ErrorList([PrintgenError(w) for w in warnings])
+    for warning in warnings:
+        err.print(f"[yellow]warning:[/yellow] {warning}", markup=True, soft_wrap=True)
 
 
 @main.command(name="list")

@@ -12,17 +12,41 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from PIL import ImageColor
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from printgen.errors import ErrorList, Location, PrintgenError
+from printgen.files import check_inside, project_file
 from printgen.source import Document, load_yaml, validate
 from printgen.units import Length, parse_length
 
 Scalar = str | float | int
 BoxSpec = Literal["bleed", "trim", "safe"] | list[Scalar]
+
+
+def _not_negative(value: float) -> float:
+    if value < 0:
+        raise ValueError("must not be negative")
+    if value > 100:
+        raise ValueError("must be at most 100 mm")
+    return value
+
+
+Margin = Annotated[Length, AfterValidator(_not_negative)]
+
+
+def _positive_size(value: tuple[float, float]) -> tuple[float, float]:
+    for side in value:
+        if side <= 0:
+            raise ValueError("sides must be more than zero")
+        if side > 2000:
+            raise ValueError("sides must be at most 2000 mm")
+    return value
+
+
+Size = Annotated[tuple[Length, Length], AfterValidator(_positive_size)]
 
 
 class Strict(BaseModel):
@@ -68,8 +92,8 @@ class LayoutFile(Strict):
     extends: str | None = None
     description: str | None = None
     size: str | list[Scalar] | None = None
-    bleed: Length | None = None
-    safe: Length | None = None
+    bleed: Margin | None = None
+    safe: Margin | None = None
     fonts: dict[str, str] = Field(default_factory=dict)
     colours: dict[str, str] = Field(default_factory=dict)
     strings: dict[str, LayoutString] = Field(default_factory=dict)
@@ -94,18 +118,18 @@ class IconShape(Strict):
 
 
 class SheetSettings(Strict):
-    margin: Length = 5.0
-    mark_length: Length = 2.0
-    mark_width_pt: float = 0.25
-    band: Length = 5.0
-    bleed: Length = 3.0
-    safe: Length = 3.0
-    scale_bar: Length = 50.0
+    margin: Margin = 5.0
+    mark_length: Margin = 2.0
+    mark_width_pt: Annotated[float, Field(gt=0, le=5)] = 0.25
+    band: Margin = 5.0
+    bleed: Margin = 3.0
+    safe: Margin = 3.0
+    scale_bar: Annotated[Length, Field(gt=0, le=200)] = 50.0
 
 
 class PresetsFile(Strict):
-    sizes: dict[str, tuple[Length, Length]]
-    papers: dict[str, tuple[Length, Length]]
+    sizes: dict[str, Size]
+    papers: dict[str, Size]
     sheet: SheetSettings = SheetSettings()
 
 
@@ -158,7 +182,7 @@ class LayoutLibrary:
     def parsed(self, name: str) -> tuple[LayoutFile, Document]:
         """A layout file, read and validated the first time a piece needs it."""
         if name not in self._parsed:
-            doc = load_yaml(self.files[name])
+            doc = load_yaml(self.files[name], [self.root])
             self._parsed[name] = (validate(LayoutFile, doc), doc)
         return self._parsed[name]
 
@@ -285,27 +309,37 @@ def colour(value: str, palette: dict[str, str], where: Location | None) -> str:
 def load_library(root: Path) -> LayoutLibrary:
     """Read and validate every file under `layouts/`; missing font files are errors here."""
     errors: list[PrintgenError] = []
-    presets_doc = load_yaml(root / "presets.yaml")
+    presets_doc = load_yaml(root / "presets.yaml", [root])
     presets = validate(PresetsFile, presets_doc)
-    fonts_doc = load_yaml(root / "fonts.yaml")
+    fonts_doc = load_yaml(root / "fonts.yaml", [root])
     fonts: dict[str, Font] = {}
-    for key, value in (fonts_doc.data or {}).items():
-        spec = validate(FontSpec, fonts_doc, value, (key,))
-        path = root / spec.file
-        licence = root / spec.licence
-        for file, field_name in ((path, "file"), (licence, "licence")):
-            if not file.is_file():
-                errors.append(
-                    PrintgenError(
-                        f"font {field_name} '{file.relative_to(root)}' not found in layouts/: "
-                        "vendor the file or correct the path",
-                        fonts_doc.where((key, field_name)),
+    for key, value in _mapping(fonts_doc, "fonts.yaml maps font keys to {file, licence}").items():
+        try:
+            spec = validate(FontSpec, fonts_doc, value, (key,))
+        except ErrorList as exc:
+            errors.extend(exc.errors)
+            continue
+        found: dict[str, Path] = {}
+        for field_name, name in (("file", spec.file), ("licence", spec.licence)):
+            where = fonts_doc.where((key, field_name))
+            try:
+                path = project_file(name, [root], where, f"font {field_name}")
+                if path is None:
+                    raise PrintgenError(
+                        f"font {field_name} '{name}' not found in layouts/: vendor the file or "
+                        "correct the path",
+                        where,
                     )
-                )
-        fonts[key] = Font(key, path, licence)
-    icons_doc = load_yaml(root / "icons.yaml")
+                if field_name == "file":
+                    _check_truetype(path, where)
+                found[field_name] = path
+            except PrintgenError as exc:
+                errors.append(exc)
+        if len(found) == 2:
+            fonts[key] = Font(key, found["file"], found["licence"])
+    icons_doc = load_yaml(root / "icons.yaml", [root])
     icons: dict[str, list[IconShape]] = {}
-    for key, shapes in (icons_doc.data or {}).items():
+    for key, shapes in _mapping(icons_doc, "icons.yaml maps icon names to lists of shapes").items():
         if not isinstance(shapes, list):
             errors.append(
                 PrintgenError(f"icon '{key}' must be a list of shapes", icons_doc.where((key,)))
@@ -317,12 +351,38 @@ def load_library(root: Path) -> LayoutLibrary:
             errors.extend(exc.errors)
     files: dict[str, Path] = {}
     for path in sorted(root.rglob("*.yaml")):
+        try:
+            check_inside(path, [root], Location(path), "layout file")
+        except PrintgenError as exc:
+            errors.append(exc)
+            continue
         rel = path.relative_to(root)
         if len(rel.parts) >= 2 and rel.parts[0] != "rulebook":
             files[rel.with_suffix("").as_posix()] = path
     if errors:
         raise ErrorList(errors)
     return LayoutLibrary(root, presets, fonts, icons, files)
+
+
+def _mapping(doc: Document, what: str) -> dict[str, object]:
+    if doc.data is None:
+        return {}
+    if not isinstance(doc.data, dict):
+        raise PrintgenError(f"expected a mapping: {what}", doc.where(()))
+    return {str(k): v for k, v in doc.data.items()}
+
+
+def _check_truetype(path: Path, where: Location | None) -> None:
+    """reportlab embeds TrueType outlines only: say so before it fails deep inside."""
+    with path.open("rb") as f:
+        magic = f.read(4)
+    if magic == b"OTTO":
+        raise PrintgenError(
+            f"font file {path.name} has PostScript (CFF) outlines: use a TrueType (.ttf) font",
+            where,
+        )
+    if magic not in (b"\x00\x01\x00\x00", b"true"):
+        raise PrintgenError(f"{path.name} is not a TrueType font file (.ttf)", where)
 
 
 def default_root() -> Path:

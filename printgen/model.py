@@ -182,6 +182,27 @@ class ComponentFile(Strict):
     components: list[Component] = Field(default_factory=list)
 
 
+HARD_LIMIT = 100_000
+
+
+def _below_hard_limit(value: int) -> int:
+    if value > HARD_LIMIT:
+        raise ValueError(f"must be at most {HARD_LIMIT:,}")
+    return value
+
+
+Limit = Annotated[PositiveInt, AfterValidator(_below_hard_limit)]
+
+
+class Limits(Strict):
+    """How much a game may ask printgen to make: a mistyped count must not fill the disk.
+    A real large game raises these in game.yaml (`limits: {copies: 2000}`)."""
+
+    copies: Limit = 1_000  # copies of one component (per deck)
+    pieces: Limit = 5_000  # printed pieces of the whole game
+    repeat: Limit = 1_000  # instances one layout element draws on a face (repeat, each)
+
+
 class GameInfo(Strict):
     id: Identifier
     title: Text
@@ -196,6 +217,7 @@ class GameInfo(Strict):
     rules: dict[str, Any] = Field(default_factory=dict)
     source_note: Text | None = None
     options: list[OptionSpec] = Field(default_factory=list)
+    limits: Limits = Limits()
 
     @model_validator(mode="after")
     def _version_known(self) -> GameInfo:
@@ -304,7 +326,7 @@ def component_files(folder: Path) -> Iterator[Path]:
 def load_game(folder: Path) -> Game:
     """Load and validate one game folder; all problems are reported together."""
     errors: list[PrintgenError] = []
-    game_doc = load_yaml(folder / "game.yaml")
+    game_doc = load_yaml(folder / "game.yaml", [folder])
     info = validate(GameInfo, game_doc)
     if info.id != folder.name:
         errors.append(
@@ -317,7 +339,7 @@ def load_game(folder: Path) -> Game:
     deck_places: dict[str, Location] = {}
     entries: list[tuple[Component, Document, int]] = []
     for path in component_files(folder):
-        doc = load_yaml(path)
+        doc = load_yaml(path, [folder])
         if doc.data is None:
             continue
         try:
@@ -337,8 +359,19 @@ def load_game(folder: Path) -> Game:
         entries.extend((c, doc, i) for i, c in enumerate(parsed.components))
     pieces: list[Piece] = []
     seen: set[str] = set()
+    limits = info.limits
     for component, doc, i in entries:
         where = doc.where(("components", i))
+        if component.count > limits.copies:
+            errors.append(
+                PrintgenError(
+                    f"count {component.count:,} of component '{component.id}' is more than the "
+                    f"{limits.copies:,} copies a component may have: lower it, or raise "
+                    "limits: {copies: N} in game.yaml for a large game",
+                    doc.where(("components", i, "count")),
+                )
+            )
+            continue
         deck_ids = component.decks if component.decks is not None else [component.deck]
         for j, deck_id in enumerate(deck_ids):
             if deck_id is not None and deck_id not in decks:
@@ -365,6 +398,19 @@ def load_game(folder: Path) -> Game:
                     deck_places.get(deck_id) if deck_id else None,
                 )
             )
+    total = sum(p.count for p in pieces)
+    if not errors and total > limits.pieces:
+        largest = max(pieces, key=lambda p: p.count)
+        errors.append(
+            PrintgenError(
+                f"the game has {total:,} printed pieces, more than the {limits.pieces:,} "
+                f"allowed (the most copies: {largest.id}, {largest.count:,}): lower the counts, "
+                "or raise limits: {pieces: N} in game.yaml for a large game",
+                game_doc.where(("limits", "pieces"))
+                if "limits" in info.model_fields_set
+                else largest.place("count"),
+            )
+        )
     if errors:
         raise ErrorList(errors)
     # A player's set stays together on the sheets: deck by deck, in the order decks are listed.

@@ -8,7 +8,17 @@ from typing import Any
 from printgen import fonts
 from printgen.errors import Location, PrintgenError
 from printgen.files import check_image, project_file
-from printgen.layouts import Element, IconShape, Layout, LayoutLibrary, colour
+from printgen.geometry import (
+    EPSILON,
+    SafeZoneReport,
+    TextPlacement,
+    check_box_on_face,
+    check_margins,
+    check_size,
+    text_extent,
+    text_margins,
+)
+from printgen.layouts import Element, IconShape, Layout, LayoutLibrary, Scalar, colour
 from printgen.model import Game, Piece, Text
 from printgen.ops import Ellipse, Face, Op, Picture, Polygon, Rect, TextRun
 from printgen.templating import (
@@ -60,9 +70,23 @@ def face_layout(lib: LayoutLibrary, req: FaceRequest) -> tuple[str, Location]:
 
 
 def piece_size(lib: LayoutLibrary, piece: Piece) -> tuple[float, float]:
+    """The trim size of a piece: its own `size`, else its layout's. When both are given
+    they must agree (a size written twice that differs is a mistake in one of them)."""
     layout = lib.layout(piece.component.layout, piece.where)
-    size = piece.component.size if piece.component.size is not None else layout.size
-    return lib.size_of(size, piece.where)
+    comp = piece.component
+    where = piece.place("size") if comp.size is not None else layout.where
+    size = lib.size_of(comp.size if comp.size is not None else layout.size, where)
+    check_size(*size, where, f"component {piece.id}:")
+    if comp.size is not None and layout.size is not None:
+        own = lib.size_of(layout.size, layout.where)
+        if any(abs(a - b) > EPSILON for a, b in zip(size, own, strict=True)):
+            raise PrintgenError(
+                f"component {piece.id} is {size[0]:g} x {size[1]:g} mm but its layout "
+                f"{layout.name} is {own[0]:g} x {own[1]:g} mm (at {layout.where}): give the "
+                "size once, on the layout or on the component, or make them equal",
+                piece.place("size"),
+            )
+    return size
 
 
 def piece_label(piece: Piece) -> str:
@@ -125,14 +149,28 @@ def template_error(exc: TemplateFailure, where: Location | None, what: str) -> P
     return PrintgenError(f"{what}: {exc.message}", at)
 
 
-def render_face(lib: LayoutLibrary, game: Game, req: FaceRequest) -> Face:
-    """Evaluate every element of the face's layout for this piece."""
+def render_face(
+    lib: LayoutLibrary, game: Game, req: FaceRequest, report: SafeZoneReport | None = None
+) -> Face:
+    """Evaluate every element of the face's layout for this piece; text that reaches into
+    the safe margin is noted in `report`."""
     layout_name, where = face_layout(lib, req)
     layout = lib.layout(layout_name, where)
     w, h = piece_size(lib, req.piece)
+    if req.side == "back" and layout.size is not None:
+        back = lib.size_of(layout.size, layout.where)
+        if any(abs(a - b) > EPSILON for a, b in zip((w, h), back, strict=True)):
+            raise PrintgenError(
+                f"back layout {layout.name} is {back[0]:g} x {back[1]:g} mm but component "
+                f"{req.piece.id} is {w:g} x {h:g} mm: a back must be the size of its front",
+                layout.where,
+            )
+    bleed_where = layout.where
+    check_margins(w, h, layout.bleed, layout.safe, bleed_where, layout.name)
     ctx = context(game, req.piece, req.lang)
     ctx["side"] = req.side
     drawer = _FaceDrawer(lib, game, layout, req, ctx, w, h)
+    drawer.report = report
     for element in layout.elements:
         drawer.element(element)
     return Face(req.key, w, h, layout.bleed, tuple(drawer.ops))
@@ -154,6 +192,8 @@ class _FaceDrawer:
         self.ops: list[Op] = []
         self.where: Location | None = layout.where
         self.element_now: Element | None = None
+        self.report: SafeZoneReport | None = None
+        self.limit = game.info.limits.repeat
         ctx["s"] = _Strings(self)
 
     def about(self, what: str) -> str:
@@ -207,18 +247,20 @@ class _FaceDrawer:
         self.element_now = element
         if element.each is not None:
             items = self.expression(element.each, "each")
+            where = self.layout.field_where(element, "each")
             if not isinstance(items, list | tuple):
                 raise PrintgenError(
-                    f"{self.layout.name}: each must give a list, got {items!r}", self.where
+                    f"{self.about('each')}: each must give a list, got {str(items)[:60]!r}", where
                 )
+            self.check_instances(len(items), "each", where)
             step = [self.length(v, "step") for v in element.step] if element.step else [0.0, 0.0]
             for i, item in enumerate(items):
                 self.instance(element, i, i, 0, {"item": item}, (i * step[0], i * step[1]))
             return
         raw = element.repeat
         cols, rows = (raw if isinstance(raw, list) else [raw, 1])[:2]
-        n_cols = int(float(self.value(cols, "repeat")))
-        n_rows = int(float(self.value(rows, "repeat")))
+        n_cols, n_rows = self.count(cols), self.count(rows)
+        self.check_instances(n_cols * n_rows, "repeat", self.layout.field_where(element, "repeat"))
         _x, _y, bw, bh = self.box(element)
         if element.step:
             dx, dy = (self.length(v, "step") for v in element.step)
@@ -235,6 +277,29 @@ class _FaceDrawer:
                     element, i, col, row, {}, (shift[0] + offset[0], shift[1] + offset[1])
                 )
 
+    def count(self, raw: Scalar) -> int:
+        """A repeat count: a whole number, 0 or more (it may come from a template)."""
+        value = self.value(raw, "repeat")
+        where = self.layout.field_where(self.element_now, "repeat")
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            number = -1.0
+        if number < 0 or number != int(number):
+            raise PrintgenError(
+                f"{self.about('repeat')}: repeat must be a whole number (0 or more), got {value!r}",
+                where,
+            )
+        return int(number)
+
+    def check_instances(self, n: int, what: str, where: Location | None) -> None:
+        if n > self.limit:
+            raise PrintgenError(
+                f"{self.about(what)}: {n:,} instances on one face, more than {self.limit:,}: "
+                "lower it, or raise limits: {repeat: N} in game.yaml",
+                where,
+            )
+
     def instance(
         self,
         element: Element,
@@ -250,7 +315,17 @@ class _FaceDrawer:
             if str(shown).strip().lower() in ("", "false", "0", "none", "no"):
                 return
         x, y, bw, bh = self.box(element)
-        self.draw(element, x + offset[0], y + offset[1], bw, bh)
+        x, y = x + offset[0], y + offset[1]
+        if element.type != "line" and element.type != "polygon":
+            check_box_on_face(
+                (x, y, bw, bh),
+                self.w,
+                self.h,
+                self.layout.bleed,
+                self.layout.field_where(element, "box"),
+                f"{self.about('box')}",
+            )
+        self.draw(element, x, y, bw, bh)
 
     def expression(self, source: str, what: str) -> Any:
         try:
@@ -349,6 +424,19 @@ class _FaceDrawer:
                 self.where,
             ) from None
         em = pt_to_mm(fitted.size_pt)
+        ascent = fonts.ascent_ratio(font_name) * em
+        placed = [
+            TextPlacement(
+                x + run.x,
+                y + line.baseline - ascent,
+                x + run.x + run.width,
+                y + line.baseline + em - ascent,
+            )
+            for line in fitted.lines
+            for run in line.runs
+            if run.kind == "icon" or run.value.strip()
+        ]
+        self.check_text(e, text_extent(placed))
         for line in fitted.lines:
             for run in line.runs:
                 if run.kind == "icon":
@@ -366,6 +454,22 @@ class _FaceDrawer:
                             ink,
                         )
                     )
+
+    def check_text(self, e: Element, extent: TextPlacement | None) -> None:
+        """Text in the bleed is cut off: an error. Text in the safe margin may be: noted."""
+        if extent is None:
+            return
+        beyond, into_safe = text_margins(extent, self.w, self.h, self.layout.safe)
+        where = self.layout.field_where(e, "box")
+        if beyond > EPSILON:
+            raise PrintgenError(
+                f"{self.about('text')}: the text reaches {beyond:.1f} mm past the trim edge, "
+                "into the bleed that is cut off: move its box inside the card",
+                where,
+            )
+        if into_safe > 0.05 and self.report is not None:
+            name = f"field '{e.id}'" if e.id else "a text field"
+            self.report.add(where, name, into_safe, piece_label(self.req.piece))
 
 
 def copies_text(count: int) -> str:
@@ -422,12 +526,14 @@ def icon_ops(shapes: list[IconShape], x: float, y: float, w: float, h: float, in
     return ops
 
 
-def faces_of(game: Game, lib: LayoutLibrary, lang: str) -> dict[str, Face]:
+def faces_of(
+    game: Game, lib: LayoutLibrary, lang: str, report: SafeZoneReport | None = None
+) -> dict[str, Face]:
     """Every face of every piece of a game, rendered once (copies share their faces)."""
     faces: dict[str, Face] = {}
     for piece in game.pieces:
         sides = ["front"] + (["back"] if piece.back_layout else [])
         for side in sides:
             req = FaceRequest(piece, side, lang)
-            faces[req.key] = render_face(lib, game, req)
+            faces[req.key] = render_face(lib, game, req, report)
     return faces

@@ -134,7 +134,7 @@ def has_rulebook(game: Game) -> bool:
 
 def load_rulebook(game: Game) -> Rulebook:
     folder = game.folder / "rulebook"
-    doc = load_yaml(folder / "book.yaml")
+    doc = load_yaml(folder / "book.yaml", [game.folder])
     book = validate(Book, doc)
     rb = Rulebook(game, book, folder)
     errors: list[PrintgenError] = []
@@ -155,7 +155,7 @@ def load_rulebook(game: Game) -> Rulebook:
                 PrintgenError(f"no section file rulebook/{name}.yaml", doc.where(("contents",)))
             )
             continue
-        sdoc = load_yaml(path)
+        sdoc = load_yaml(path, [game.folder])
         try:
             rb.sections[name] = LoadedSection(name, validate(Section, sdoc), sdoc)
         except ErrorList as exc:
@@ -871,6 +871,7 @@ def rulebook_html(
     rb: Rulebook,
     editions: tuple[str, ...] = EDITIONS,
     pictures: Path | None = None,
+    embed: bool = True,
 ) -> dict[str, str]:
     """The HTML of each edition; every worked example is checked first and a failing one
     stops the build, naming the example and the step. Pictures go to `pictures` (a
@@ -883,9 +884,11 @@ def rulebook_html(
     results = check_game(game) if entry else []  # no engine yet: no examples to print
     for result in results:
         if not result.ok:
+            at = f"step {result.step}: " if result.step else ""
             raise PrintgenError(
-                f"rulebook of {game.id}: worked example {result.file.name} does not hold "
-                f"(step {result.step or 'end'}): {result.line()}"
+                f"worked example does not hold, so the rulebook of {game.id} is not built: "
+                f"{at}{result.message}",
+                result.where or Location(result.file),
             )
     if rb.book.examples is not None and entry is not None:
         known = {r.file.stem: r for r in results}
@@ -903,7 +906,7 @@ def rulebook_html(
         raise PrintgenError(f"{game.id} data: {exc}") from None
     blocks = assemble(rb, faces, results, options, pictures, lib.fonts["gothic"])
     pages = {edition: html_of(rb, blocks, edition, lib.root) for edition in editions}
-    return embed_fonts(pages, lib.root, pictures)
+    return embed_fonts(pages, lib.root, pictures) if embed else pages
 
 
 def embed_fonts(pages: dict[str, str], layouts: Path, pictures: Path | None) -> dict[str, str]:

@@ -8,6 +8,7 @@ line and column of every mapping key and value so a pydantic error location
 from __future__ import annotations
 
 import difflib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -16,6 +17,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from printgen.errors import ErrorList, Location, PrintgenError
+from printgen.files import check_inside
 
 Key = tuple[str | int, ...]
 
@@ -61,8 +63,11 @@ def _mark(path: Path, node: yaml.Node) -> Location:
     return Location(path, node.start_mark.line + 1, node.start_mark.column + 1)
 
 
-def load_yaml(path: Path) -> Document:
-    """Parse one YAML file; syntax errors and duplicate keys become PrintgenErrors."""
+def load_yaml(path: Path, inside: Sequence[Path] = ()) -> Document:
+    """Parse one YAML file; syntax errors and duplicate keys become PrintgenErrors.
+    With `inside`, the file must lie in one of those folders (links are followed)."""
+    if inside:
+        check_inside(path, inside, Location(path), "file")
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:

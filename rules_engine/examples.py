@@ -157,8 +157,9 @@ def example_files(game: Game) -> list[Path]:
 
 
 def load_example(path: Path) -> Example:
-    """Read and validate an example file (errors are `file:line:col: message`)."""
-    doc = load_yaml(path)
+    """Read and validate an example file (errors are `file:line:col: message`); the file
+    must lie in its game's folder (a link that leads elsewhere is refused)."""
+    doc = load_yaml(path, [path.parent.parent])
     spec = validate(ExampleSpec, doc)
     return Example(path, doc, spec)
 
