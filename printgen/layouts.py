@@ -154,6 +154,7 @@ class Layout:
     elements: list[Element]
     places: dict[int, Location] = field(default_factory=dict)
     where: Location | None = None
+    own_size: str | list[Scalar] | None = None  # the size this layout's own file states
     # id(element) -> its keys' places (a merged element keeps its parent's for keys it
     # did not set); a string's place by "key.lang"
     field_places: dict[int, dict[str, Location]] = field(default_factory=dict)
@@ -246,6 +247,7 @@ class LayoutLibrary:
             elements=elements,
             places=places,
             where=here,
+            own_size=spec.size,
             field_places=field_places,
             string_places={
                 **base.string_places,

@@ -283,6 +283,11 @@ class Game:
     info: GameInfo
     decks: dict[str, Deck]
     pieces: list[Piece]
+    places: dict[str, Location] = field(default_factory=dict, compare=False, repr=False)
+
+    def place(self, key: str) -> Location:
+        """Where a top-level key of game.yaml is written (else game.yaml itself)."""
+        return self.places.get(key, Location(self.folder / "game.yaml"))
 
     @property
     def id(self) -> str:
@@ -416,7 +421,8 @@ def load_game(folder: Path) -> Game:
     # A player's set stays together on the sheets: deck by deck, in the order decks are listed.
     order = {deck_id: i for i, deck_id in enumerate(decks)}
     pieces.sort(key=lambda p: order[p.deck.id] if p.deck else -1)
-    return Game(folder, info, decks, pieces)
+    places = {str(k): game_doc.where((k,)) for k in (game_doc.data or {})}
+    return Game(folder, info, decks, pieces, places)
 
 
 def find_games(root: Path) -> list[Path]:

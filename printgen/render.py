@@ -77,12 +77,12 @@ def piece_size(lib: LayoutLibrary, piece: Piece) -> tuple[float, float]:
     where = piece.place("size") if comp.size is not None else layout.where
     size = lib.size_of(comp.size if comp.size is not None else layout.size, where)
     check_size(*size, where, f"component {piece.id}:")
-    if comp.size is not None and layout.size is not None:
-        own = lib.size_of(layout.size, layout.where)
+    if comp.size is not None and layout.own_size is not None:
+        own = lib.size_of(layout.own_size, layout.where)
         if any(abs(a - b) > EPSILON for a, b in zip(size, own, strict=True)):
             raise PrintgenError(
                 f"component {piece.id} is {size[0]:g} x {size[1]:g} mm but its layout "
-                f"{layout.name} is {own[0]:g} x {own[1]:g} mm (at {layout.where}): give the "
+                f"{layout.name} says {own[0]:g} x {own[1]:g} mm (at {layout.where}): give the "
                 "size once, on the layout or on the component, or make them equal",
                 piece.place("size"),
             )
@@ -157,14 +157,6 @@ def render_face(
     layout_name, where = face_layout(lib, req)
     layout = lib.layout(layout_name, where)
     w, h = piece_size(lib, req.piece)
-    if req.side == "back" and layout.size is not None:
-        back = lib.size_of(layout.size, layout.where)
-        if any(abs(a - b) > EPSILON for a, b in zip((w, h), back, strict=True)):
-            raise PrintgenError(
-                f"back layout {layout.name} is {back[0]:g} x {back[1]:g} mm but component "
-                f"{req.piece.id} is {w:g} x {h:g} mm: a back must be the size of its front",
-                layout.where,
-            )
     bleed_where = layout.where
     check_margins(w, h, layout.bleed, layout.safe, bleed_where, layout.name)
     ctx = context(game, req.piece, req.lang)

@@ -884,10 +884,10 @@ def rulebook_html(
     results = check_game(game) if entry else []  # no engine yet: no examples to print
     for result in results:
         if not result.ok:
-            at = f"step {result.step}: " if result.step else ""
+            detail = result.line().split(": ", 1)[1] if ": " in result.line() else result.message
             raise PrintgenError(
                 f"worked example does not hold, so the rulebook of {game.id} is not built: "
-                f"{at}{result.message}",
+                f"{detail}",
                 result.where or Location(result.file),
             )
     if rb.book.examples is not None and entry is not None:
@@ -903,7 +903,7 @@ def rulebook_html(
     try:
         options = entry.options_for(game) if entry else ()
     except ValueError as exc:  # the game's data does not fit its engine
-        raise PrintgenError(f"{game.id} data: {exc}") from None
+        raise PrintgenError(f"rule options: {exc}", game.place("options")) from None
     blocks = assemble(rb, faces, results, options, pictures, lib.fonts["gothic"])
     pages = {edition: html_of(rb, blocks, edition, lib.root) for edition in editions}
     return embed_fonts(pages, lib.root, pictures) if embed else pages

@@ -185,7 +185,7 @@ def validate(model: type[M], doc: Document, data: Any = None, prefix: Key = ()) 
     try:
         return model.model_validate(payload, context={"doc": doc, "prefix": prefix})
     except ValidationError as exc:
-        raise ErrorList([_translate(model, doc, prefix, err) for err in exc.errors()]) from None
+        raise ErrorList(_translate_all(model, doc, prefix, exc.errors(), payload)) from None
 
 
 def _field_names(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
@@ -215,19 +215,105 @@ def _inner_model(annotation: Any) -> Any:
     return None
 
 
-def _clean_loc(loc: tuple[Any, ...]) -> Key:
-    """Drop pydantic's union/tagged-union branch names that are not keys in the file."""
-    return tuple(
-        p for p in loc if isinstance(p, int) or not str(p).startswith(("function-", "union["))
+def _clean_loc(loc: tuple[Any, ...], data: Any) -> Key:
+    """The keys of `loc` that lead into the data: pydantic also names the branches of a
+    union (`str`, `tuple[...]`, `function-after[...]`), which are not keys in the file."""
+    out: list[str | int] = []
+    current = data
+    for part in loc:
+        if (isinstance(current, dict) and part in current) or (
+            isinstance(current, list) and isinstance(part, int) and 0 <= part < len(current)
+        ):
+            current = current[part]
+        elif not isinstance(part, int) and _is_branch(part):
+            continue
+        else:
+            current = None
+        out.append(part)
+    return tuple(out)
+
+
+def _is_branch(part: Any) -> bool:
+    text = str(part)
+    return (
+        text.startswith(("function-", "union[", "tuple[", "list[", "dict[", "literal[", "lax-"))
+        or text in {"str", "int", "float", "bool", "none", "list", "dict", "tuple"}
+        or text[:1].isupper()  # a model's name
     )
 
 
-def _translate(model: type[BaseModel], doc: Document, prefix: Key, err: Any) -> PrintgenError:
-    loc = _clean_loc(tuple(err["loc"]))
+# What a value must be, by pydantic's error type: words for the user, not type names.
+_EXPECTED = {
+    "dict_type": "a mapping (key: value)",
+    "model_type": "a mapping (key: value)",
+    "model_attributes_type": "a mapping (key: value)",
+    "list_type": "a list",
+    "tuple_type": "a list",
+    "string_type": "text",
+    "int_type": "a whole number",
+    "int_parsing": "a whole number",
+    "int_from_float": "a whole number",
+    "float_type": "a number",
+    "float_parsing": "a number",
+    "bool_type": "true or false",
+    "bool_parsing": "true or false",
+    "none_required": "empty (null)",
+}
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _expectation(err: Any) -> str | None:
+    kind = err["type"]
+    if kind in _EXPECTED:
+        return _EXPECTED[kind]
+    if kind == "literal_error":
+        return "one of " + str(err.get("ctx", {}).get("expected", "the allowed values"))
+    if kind in ("too_long", "too_short"):
+        ctx = err.get("ctx", {})
+        count = ctx.get("max_length") if kind == "too_long" else ctx.get("min_length")
+        return f"a list of {'at most' if kind == 'too_long' else 'at least'} {count} items"
+    return None
+
+
+def _translate_all(
+    model: type[BaseModel], doc: Document, prefix: Key, errors: list[Any], payload: Any
+) -> list[PrintgenError]:
+    """One message per place: the branches of a union that all failed become one
+    "must be A or B" message."""
+    grouped: dict[Key, list[Any]] = {}
+    for err in errors:
+        grouped.setdefault(_clean_loc(tuple(err["loc"]), payload), []).append(err)
+    out = []
+    for loc, group in grouped.items():
+        expected = [_expectation(e) for e in group]
+        deeper = any(other[: len(loc)] == loc and len(other) > len(loc) for other in grouped)
+        if deeper and all(expected):
+            continue  # a union's other branch failed deeper inside: that message says more
+        if len(group) > 1 and all(expected):
+            name = str(loc[-1]) if loc else "value"
+            label = name if not name.isdigit() else "item"
+            wanted = " or ".join(dict.fromkeys(e for e in expected if e))
+            got = _short(group[0].get("input"))
+            out.append(
+                PrintgenError(f"{label} must be {wanted}, got {got}", doc.where((*prefix, *loc)))
+            )
+            continue
+        out.append(_translate(model, doc, prefix, loc, group[0]))
+    return out
+
+
+def _translate(
+    model: type[BaseModel], doc: Document, prefix: Key, loc: Key, err: Any
+) -> PrintgenError:
     full = (*prefix, *loc)
     kind = err["type"]
     name = str(loc[-1]) if loc else "value"
     given = err.get("input")
+    label = name if not name.isdigit() else "item"
     if kind == "extra_forbidden":
         allowed = _field_names(model, loc[:-1])
         hint = difflib.get_close_matches(name, allowed, n=1, cutoff=0.6)
@@ -236,6 +322,9 @@ def _translate(model: type[BaseModel], doc: Document, prefix: Key, err: Any) -> 
         return PrintgenError(f"unknown key '{name}'{suggestion}{valid}", doc.where_key(full))
     if kind == "missing":
         return PrintgenError(f"missing required key '{name}'", doc.where(full[:-1]))
+    expected = _expectation(err)
+    if expected:
+        return PrintgenError(f"{label} must be {expected}, got {_short(given)}", doc.where(full))
     message = str(err["msg"])
     if message.startswith("Value error, "):
         message = message[len("Value error, ") :]
@@ -243,6 +332,5 @@ def _translate(model: type[BaseModel], doc: Document, prefix: Key, err: Any) -> 
         message = message[len("Assertion failed, ") :]
     else:
         message = message[0].lower() + message[1:]
-    got = "" if "got " in message or isinstance(given, dict | list) else f", got {given!r}"
-    label = name if not name.isdigit() else "item"
+    got = "" if "got " in message or isinstance(given, dict | list) else f", got {_short(given)}"
     return PrintgenError(f"{label} {message}{got}", doc.where(full))

@@ -34,7 +34,8 @@ def sub_manifest(sub_build: Path) -> dict[str, Any]:
 
 @pytest.fixture()
 def project_copy(tmp_path: Path) -> Path:
-    """A writable copy of the project's data (components and layouts) for bad-input tests."""
+    """A writable copy of the project's data (components with their worked examples, and
+    layouts) for bad-input tests."""
     for name in ("components", "layouts"):
-        shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("examples"))
+        shutil.copytree(ROOT / name, tmp_path / name)
     return tmp_path

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -171,8 +170,6 @@ def test_options_select_paper_language_and_modes(project_copy: Path) -> None:
 
 
 def test_check_replays_examples_and_fails_on_a_wrong_expectation(project_copy: Path) -> None:
-    examples = ROOT / "components" / "submarine-attack" / "examples"
-    shutil.copytree(examples, project_copy / "components" / "submarine-attack" / "examples")
     ok = printgen(project_copy, "check", "submarine-attack")
     assert ok.returncode == 0, ok.stdout + ok.stderr
     assert ok.stdout.count("\nok ") + ok.stdout.startswith("ok ") >= 5 and "FAIL" not in ok.stdout

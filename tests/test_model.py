@@ -119,5 +119,5 @@ def test_unknown_deck_and_wrong_kind(tmp_path: Path) -> None:
     other = tmp_path / "other"
     other.mkdir()
     folder2 = _copy_with(other, "kind: card", "kind: cardd")
-    with pytest.raises(PrintgenError, match=r"kind input should be 'card', 'tile'"):
+    with pytest.raises(PrintgenError, match=r"kind must be one of 'card', 'tile'"):
         load_game(folder2)
