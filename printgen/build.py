@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from printgen.errors import ErrorList, PrintgenError
+from printgen.errors import ErrorList, Location, PrintgenError
 from printgen.exports import render_pngs, write_card_pdf
+from printgen.files import check_inside
 from printgen.geometry import SafeZoneReport
 from printgen.imposition import Item, Page, duplex_pages, fold_pages, make_grid, tiled_pages
 from printgen.layouts import LayoutLibrary, load_library
@@ -112,7 +113,9 @@ def load_all(project: Project, names: list[str]) -> tuple[LayoutLibrary, list[Ga
     games: list[Game] = []
     for name in names:
         try:
-            games.append(load_game(project.components / name))
+            folder = project.components / name
+            check_inside(folder, [project.root], Location(folder), "game folder")
+            games.append(load_game(folder))
         except ErrorList as exc:
             errors.extend(exc.errors)
         except PrintgenError as exc:

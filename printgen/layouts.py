@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 from PIL import ImageColor
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
 from printgen.errors import ErrorList, Location, PrintgenError
 from printgen.files import check_inside, project_file
@@ -79,6 +79,20 @@ class Element(Strict):
     repeat: Scalar | list[Scalar] = 1
     step: list[Scalar] | None = None
     each: str | None = None
+
+    @field_validator("dash")
+    @classmethod
+    def _dash(cls, value: list[float] | None) -> list[float] | None:
+        if value is not None and (not value or any(not 0 < d <= 100 for d in value)):
+            raise ValueError("must be dash and gap lengths in mm, each more than 0 and at most 100")
+        return value
+
+    @field_validator("leading")
+    @classmethod
+    def _leading(cls, value: float) -> float:
+        if not 0.5 <= value <= 5:
+            raise ValueError("must be between 0.5 and 5 (times the font size)")
+        return value
 
 
 class LayoutString(Strict):

@@ -36,6 +36,8 @@ from printgen.textlayout import TextDoesNotFit, layout_text, unknown_icons
 from printgen.units import parse_length, pt_to_mm
 
 LANG_CHOICES = ("ja", "en", "both")
+MAX_FIELD_TEXT = 5_000  # characters in one text field of a piece
+MAX_FONT_PT = 400.0
 
 
 def pick(value: Any, lang: str) -> str:
@@ -338,14 +340,28 @@ class _FaceDrawer:
         elif e.type == "ellipse":
             self.ops.append(Ellipse(x, y, w, h, fill, stroke, sw))
         elif e.type in ("polygon", "line"):
+            where = self.layout.field_where(e, "points")
+            if any(len(p) != 2 for p in e.points or []):
+                raise PrintgenError(
+                    f"{self.layout.name}: each point is [x, y], got {e.points}", where
+                )
             pts = tuple(
                 (x + self.length(p[0], "points"), y + self.length(p[1], "points"))
                 for p in e.points or []
             )
             if len(pts) < 2:
                 raise PrintgenError(
-                    f"{self.layout.name}: {e.type} needs at least two points", self.where
+                    f"{self.layout.name}: {e.type} needs at least two points", where
                 )
+            xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+            check_box_on_face(
+                (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)),
+                self.w,
+                self.h,
+                self.layout.bleed,
+                where,
+                self.about("points"),
+            )
             dash = tuple(e.dash) if e.dash else None
             self.ops.append(Polygon(pts, fill, stroke, sw, e.type == "polygon", dash))
         elif e.type == "icon":
@@ -380,6 +396,12 @@ class _FaceDrawer:
         content = str(self.value(e.text or "", "text"))
         if not content.strip():
             return
+        if len(content) > MAX_FIELD_TEXT:
+            raise PrintgenError(
+                f"{self.about('text')}: {len(content):,} characters, more than the "
+                f"{MAX_FIELD_TEXT:,} a piece's text field may hold",
+                self.layout.field_where(e, "text"),
+            )
         missing = unknown_icons(content, self.lib.icons)
         if missing:
             raise PrintgenError(
@@ -391,6 +413,12 @@ class _FaceDrawer:
         min_size = (
             self.length(e.min_size, "min_size") / pt_to_mm(1) if e.min_size else min(size, 6.0)
         )
+        if not (0 < min_size <= size <= MAX_FONT_PT):
+            raise PrintgenError(
+                f"{self.about('size')}: size {size:g}pt and min_size {min_size:g}pt must satisfy "
+                f"0 < min_size <= size <= {MAX_FONT_PT:g}pt",
+                self.layout.field_where(e, "size"),
+            )
         ink = self.colour(e.colour, "colour") or "#000000"
         try:
             fitted = layout_text(

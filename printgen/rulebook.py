@@ -382,6 +382,13 @@ def assemble(
     def section(entry: Entry, i: int) -> Block:
         assert entry.section
         sec = rb.sections[entry.section]
+        for lang in ("ja", "en"):
+            if re.search(r"!\[[^\]]*\]\(", getattr(sec.section, lang).text):
+                raise PrintgenError(
+                    "images in section text are not read (a rulebook reads project files "
+                    "only): show a piece with a 'picture' block in book.yaml",
+                    sec.doc.where((lang, "text")),
+                )
         parts = {
             lang: markdown_blocks(
                 render_text(

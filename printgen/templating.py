@@ -20,6 +20,7 @@ import difflib
 import re
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -38,7 +39,9 @@ MAX_ARGUMENT_TEXT = 10_000  # characters of a text handed to a filter or functio
 MAX_NUMBER_ARGUMENT = 100_000  # a width, a count or a repeat handed to a filter or function
 MAX_INT_BITS = 4_096  # integers computed in a template
 MAX_RANGE = 10_000  # items `range()` may produce
-TIME_LIMIT = 2.0  # seconds one render may take
+TIME_LIMIT = 1.0  # seconds one render may take
+SLOW_RENDER = 0.05  # seconds: a real card or section template takes well under a millisecond
+SLOW_BUDGET = 2.0  # seconds all slow renders of a run may take together
 
 _WIDE_FORMAT = re.compile(r"\d{6,}")
 
@@ -361,10 +364,24 @@ def _deadline(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
+_slow = {"seconds": 0.0}
+
+
 def _guarded(work: Callable[[], Any], names: list[str]) -> Any:
+    started = time.perf_counter()
     try:
         with _deadline(TIME_LIMIT):
-            return work()
+            result = work()
+        spent = time.perf_counter() - started
+        if spent > SLOW_RENDER:
+            # Many pieces each a little under the limit must not add up to minutes.
+            _slow["seconds"] += spent
+            if _slow["seconds"] > SLOW_BUDGET:
+                raise TemplateFailure(
+                    f"templates have run slowly for more than {SLOW_BUDGET:g} s in all: "
+                    "simplify their loops"
+                )
+        return result
     except _Timeout:
         raise TemplateFailure(
             f"the template ran longer than {TIME_LIMIT:g} s: simplify its loops"
