@@ -147,7 +147,9 @@ def render_field(source: str, ctx: dict[str, Any], where: Location | None, what:
 def template_error(exc: TemplateFailure, where: Location | None, what: str) -> PrintgenError:
     at = place(where, exc.line)
     if isinstance(exc, MissingFailure) and exc.where is not None:
-        return PrintgenError(f"{exc.message}, which {what} uses (at {at})", exc.where)
+        # The data lacks what the template reads: point at the data, name the reader.
+        reader = what.split(", ", 1)[1] if what.startswith("component ") and ", " in what else what
+        return PrintgenError(f"{exc.message}; {at} reads it ({reader})", exc.where)
     return PrintgenError(f"{what}: {exc.message}", at)
 
 
@@ -194,7 +196,7 @@ class _FaceDrawer:
         """`component torpedo-a (copies 1-2), front (en), field 'dice'` for messages."""
         req = self.req
         name = self.element_now.id if self.element_now and self.element_now.id else None
-        field_name = f"field '{name}' {what}" if name else what
+        field_name = f"field '{name}' ({what})" if name else what
         return f"{piece_label(req.piece)}, {req.side} ({req.lang}), {field_name}"
 
     def value(self, raw: Any, what: str, where: Location | None = None) -> Any:

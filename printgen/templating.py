@@ -173,6 +173,7 @@ def missing_message(exc: MissingValue, names: list[str]) -> tuple[str, Location 
     origin = getattr(owner, "_origin", None) if isinstance(owner, DataDict) else None
     if isinstance(origin, Origin):
         noun = f"{origin.noun} '{name}'"
+        listed = f" (its {origin.noun}s: {', '.join(known)})" if known else ""
         return f"{origin.label} has no {noun}{suggestion(name, known)}{listed}", origin.where
     label = getattr(owner, "template_label", None)
     if isinstance(label, str):
