@@ -114,7 +114,9 @@ def load_all(project: Project, names: list[str]) -> tuple[LayoutLibrary, list[Ga
     for name in names:
         try:
             folder = project.components / name
-            check_inside(folder, [project.root], Location(folder), "game folder")
+            check_inside(
+                folder, [project.root], Location(folder / "game.yaml", 1, 1), "game folder"
+            )
             games.append(load_game(folder))
         except ErrorList as exc:
             errors.extend(exc.errors)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -33,6 +34,10 @@ def _offset(_ctx: click.Context, _param: click.Parameter, value: str | None) -> 
         x, y = (float(v) for v in value.split(","))
     except ValueError:
         raise click.BadParameter("give X,Y in millimetres, for example 0.5,-1") from None
+    if not all(math.isfinite(v) and abs(v) <= 20 for v in (x, y)):
+        raise click.BadParameter(
+            "give X,Y in millimetres between -20 and 20, as read on the calibration page"
+        )
     return (x, y)
 
 
@@ -56,7 +61,7 @@ def run(action: Callable[[], Any]) -> None:
         sys.exit(1)
 
 
-@click.group()
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--root",
     type=click.Path(file_okay=False, path_type=Path),
@@ -66,12 +71,12 @@ def run(action: Callable[[], Any]) -> None:
 )
 @click.version_option(package_name="printgen")
 @click.pass_context
-def main(ctx: click.Context, root: Path) -> None:
+def cli(ctx: click.Context, root: Path) -> None:
     """Printable components and rulebooks for tabletop games, from one YAML description."""
     ctx.obj = Project(root)
 
 
-@main.command(name="build")
+@cli.command(name="build")
 @click.argument("games", nargs=-1)
 @click.option(
     "--out",
@@ -193,7 +198,7 @@ def build_cmd(
     run(action)
 
 
-@main.command()
+@cli.command()
 @click.argument("games", nargs=-1)
 @click.option("--lang", type=click.Choice(LANG_CHOICES), default="both", show_default=True)
 @click.option("--strict", is_flag=True, help="Fail on warnings (stale translations, safe zone).")
@@ -217,7 +222,7 @@ def show_warnings(warnings: list[str], strict: bool) -> None:
         err.print(f"[yellow]warning:[/yellow] {warning}", markup=True, soft_wrap=True)
 
 
-@main.command(name="list")
+@cli.command(name="list")
 @click.pass_obj
 def list_cmd(project: Project) -> None:
     """List the games in components/."""
@@ -244,7 +249,7 @@ def list_cmd(project: Project) -> None:
     run(action)
 
 
-@main.command()
+@cli.command()
 @click.argument("games", nargs=-1)
 @click.pass_obj
 def check(project: Project, games: tuple[str, ...]) -> None:
@@ -273,7 +278,7 @@ def check(project: Project, games: tuple[str, ...]) -> None:
     run(action)
 
 
-@main.command(name="rulebook-sync")
+@cli.command(name="rulebook-sync")
 @click.argument("game")
 @click.argument("sections", nargs=-1, required=True)
 @click.pass_obj
@@ -290,3 +295,23 @@ def rulebook_sync(project: Project, game: str, sections: tuple[str, ...]) -> Non
             click.echo(f"{game}: section '{section}' marked as translated (ja and en match)")
 
     run(action)
+
+
+def main(args: list[str] | None = None) -> None:
+    """The `printgen` command: a usage mistake is one line naming the argument, status 2."""
+    try:
+        cli.main(args=args, prog_name="printgen", standalone_mode=False)
+    except click.exceptions.Abort:
+        err.print("[red]error:[/red] stopped", markup=True)
+        sys.exit(1)
+    except click.UsageError as exc:
+        hint = (
+            f" (see: printgen {exc.ctx.command_path.split(' ', 1)[1]} --help)"
+            if exc.ctx and " " in exc.ctx.command_path
+            else " (see: printgen --help)"
+        )
+        err.print(f"[red]error:[/red] {exc.format_message()}{hint}", markup=True, soft_wrap=True)
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:
+        err.print(f"[red]error:[/red] {exc.format_message()}", markup=True, soft_wrap=True)
+        sys.exit(exc.exit_code)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,10 +23,15 @@ class Location:
 
 
 def display_path(path: Path) -> str:
-    """A path relative to the working directory when it lies below it."""
+    """A path relative to the working directory when it lies below it (a link is named as
+    it is, not by where it points)."""
+    here = Path(os.path.abspath(path))
+    for cwd in (Path(os.path.abspath(Path.cwd())), Path.cwd().resolve()):
+        if here.is_relative_to(cwd):
+            return str(here.relative_to(cwd))
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+    except (ValueError, OSError):
         return str(path)
 
 

@@ -40,9 +40,9 @@ def check_inside(path: Path, roots: Sequence[Path], where: Location | None, what
     if not is_inside(path, roots):
         places = " or ".join(f"{display_path(r)}/" for r in roots)
         raise PrintgenError(
-            f"{what} '{display_path(path)}' leads outside the project (a link or '..' that "
-            f"points elsewhere): keep the file inside {places}",
-            where,
+            f"this {what} is a link (or a '..' path) that leads outside the project: keep "
+            f"the file itself inside {places}",
+            where or Location(path, 1, 1),
         )
     return path
 

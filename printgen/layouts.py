@@ -169,6 +169,8 @@ class Layout:
     places: dict[int, Location] = field(default_factory=dict)
     where: Location | None = None
     own_size: str | list[Scalar] | None = None  # the size this layout's own file states
+    size_where: Location | None = None  # where the size in force is written
+    bleed_where: Location | None = None  # where the bleed in force is written
     # id(element) -> its keys' places (a merged element keeps its parent's for keys it
     # did not set); a string's place by "key.lang"
     field_places: dict[int, dict[str, Location]] = field(default_factory=dict)
@@ -262,6 +264,8 @@ class LayoutLibrary:
             places=places,
             where=here,
             own_size=spec.size,
+            size_where=doc.where(("size",)) if spec.size is not None else base.size_where,
+            bleed_where=doc.where(("bleed",)) if spec.bleed is not None else base.bleed_where,
             field_places=field_places,
             string_places={
                 **base.string_places,
@@ -368,7 +372,7 @@ def load_library(root: Path) -> LayoutLibrary:
     files: dict[str, Path] = {}
     for path in sorted(root.rglob("*.yaml")):
         try:
-            check_inside(path, [root], Location(path), "layout file")
+            check_inside(path, [root], Location(path, 1, 1), "layout file")
         except PrintgenError as exc:
             errors.append(exc)
             continue

@@ -283,11 +283,15 @@ class Game:
     info: GameInfo
     decks: dict[str, Deck]
     pieces: list[Piece]
-    places: dict[str, Location] = field(default_factory=dict, compare=False, repr=False)
+    doc: Document | None = field(default=None, compare=False, repr=False)  # game.yaml
 
     def place(self, key: str) -> Location:
         """Where a top-level key of game.yaml is written (else game.yaml itself)."""
-        return self.places.get(key, Location(self.folder / "game.yaml"))
+        return self.where(key)
+
+    def where(self, *key: str | int) -> Location:
+        """Where a value of game.yaml is written (or its nearest enclosing value)."""
+        return self.doc.where(key) if self.doc else Location(self.folder / "game.yaml")
 
     @property
     def id(self) -> str:
@@ -421,8 +425,7 @@ def load_game(folder: Path) -> Game:
     # A player's set stays together on the sheets: deck by deck, in the order decks are listed.
     order = {deck_id: i for i, deck_id in enumerate(decks)}
     pieces.sort(key=lambda p: order[p.deck.id] if p.deck else -1)
-    places = {str(k): game_doc.where((k,)) for k in (game_doc.data or {})}
-    return Game(folder, info, decks, pieces, places)
+    return Game(folder, info, decks, pieces, game_doc)
 
 
 def find_games(root: Path) -> list[Path]:

@@ -76,7 +76,7 @@ def piece_size(lib: LayoutLibrary, piece: Piece) -> tuple[float, float]:
     they must agree (a size written twice that differs is a mistake in one of them)."""
     layout = lib.layout(piece.component.layout, piece.where)
     comp = piece.component
-    where = piece.place("size") if comp.size is not None else layout.where
+    where = piece.place("size") if comp.size is not None else layout.size_where or layout.where
     size = lib.size_of(comp.size if comp.size is not None else layout.size, where)
     check_size(*size, where, f"component {piece.id}:")
     if comp.size is not None and layout.own_size is not None:
@@ -161,7 +161,7 @@ def render_face(
     layout_name, where = face_layout(lib, req)
     layout = lib.layout(layout_name, where)
     w, h = piece_size(lib, req.piece)
-    bleed_where = layout.where
+    bleed_where = layout.bleed_where or layout.where
     check_margins(w, h, layout.bleed, layout.safe, bleed_where, layout.name)
     ctx = context(game, req.piece, req.lang)
     ctx["side"] = req.side

@@ -114,6 +114,10 @@ class Rulebook:
     book: Book
     folder: Path
     sections: dict[str, LoadedSection] = field(default_factory=dict)
+    doc: Document | None = None  # book.yaml, for the places of its entries
+
+    def where(self, *key: str | int) -> Location:
+        return self.doc.where(key) if self.doc else Location(self.folder / "book.yaml")
 
     def stale_report(self) -> list[str]:
         lines = []
@@ -136,7 +140,7 @@ def load_rulebook(game: Game) -> Rulebook:
     folder = game.folder / "rulebook"
     doc = load_yaml(folder / "book.yaml", [game.folder])
     book = validate(Book, doc)
-    rb = Rulebook(game, book, folder)
+    rb = Rulebook(game, book, folder, doc=doc)
     errors: list[PrintgenError] = []
     wanted = [e.section for e in book.contents if e.section]
     if book.quick_reference:
@@ -373,7 +377,6 @@ def assemble(
     """Every block of the book, in order, with both languages' HTML."""
     game = rb.game
     ctx = {lang: TextContext(game, lang) for lang in ("ja", "en")}
-    rb_where = Location(rb.folder / "book.yaml")
     label = rb.book.labels
 
     def lab(key: str, ja: str, en: str) -> Text:
@@ -449,7 +452,11 @@ def assemble(
         for lang in ("ja", "en"):
             face = faces[lang][f"{piece.id}.front.{lang}"]
             caption = (
-                escape(render_text(entry.caption[lang], ctx[lang], rb_where))
+                escape(
+                    render_text(
+                        entry.caption[lang], ctx[lang], rb.where("contents", i, "caption", lang)
+                    )
+                )
                 if entry.caption
                 else ""
             )
@@ -481,18 +488,27 @@ def assemble(
             "history",
         )
 
-    game_yaml = Location(game.folder / "game.yaml")
-
     def clarifications(entry: Entry, i: int) -> Block:
         pairs = []
         for opt in options:
+            k = next((n for n, o in enumerate(game.info.options) if o.name == opt.name), 0)
             cells = {}
             for lang in ("ja", "en"):
                 choice = opt.choices.get(opt.default)
                 # Option texts may quote the data too: "{{ rules.row_limit }}".
-                said = render_text(opt.explain[lang], ctx[lang], game_yaml)
+                said = render_text(
+                    opt.explain[lang], ctx[lang], game.where("options", k, "explain", lang)
+                )
                 chosen = (
-                    f"<br/><i>{escape(render_text(choice[lang], ctx[lang], game_yaml))}</i>"
+                    "<br/><i>"
+                    + escape(
+                        render_text(
+                            choice[lang],
+                            ctx[lang],
+                            game.where("options", k, "choices", str(opt.default).lower(), lang),
+                        )
+                    )
+                    + "</i>"
                     if choice
                     else ""
                 )
@@ -854,15 +870,16 @@ def faces_for_rulebook(lib: LayoutLibrary, rb: Rulebook) -> dict[str, dict[str, 
     for piece in game.pieces:
         shown.setdefault(piece.component.id, piece)
     wanted = {p.id: p for p in shown.values()}
-    for entry in rb.book.contents:
+    for i, entry in enumerate(rb.book.contents):
         if entry.block == "picture" and entry.piece:
             try:
                 wanted[entry.piece] = game.piece(entry.piece)
             except KeyError:
-                ids = ", ".join(p.id for p in game.pieces[:12])
+                ids = [p.id for p in game.pieces]
                 raise PrintgenError(
-                    f"picture block: no piece '{entry.piece}' in {game.id} (pieces: {ids}, ...)",
-                    Location(rb.folder / "book.yaml"),
+                    f"picture block: no piece '{entry.piece}' in {game.id}"
+                    f"{suggestion(entry.piece, ids)} (pieces: {', '.join(ids[:12])}, ...)",
+                    rb.where("contents", i, "piece"),
                 ) from None
     faces: dict[str, dict[str, Face]] = {}
     for lang in ("ja", "en"):
@@ -902,8 +919,9 @@ def rulebook_html(
         missing = [name for name in rb.book.examples if name not in known]
         if missing:
             raise PrintgenError(
-                f"rulebook of {game.id}: book.yaml lists example '{missing[0]}', which is not in examples/ "
-                f"(examples: {', '.join(sorted(known))})"
+                f"book.yaml lists example '{missing[0]}', which is not in examples/"
+                f"{suggestion(missing[0], sorted(known))} (examples: {', '.join(sorted(known))})",
+                rb.where("examples", rb.book.examples.index(missing[0])),
             )
         results = [known[name] for name in rb.book.examples]
     faces = faces_for_rulebook(lib, rb)

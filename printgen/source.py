@@ -67,14 +67,14 @@ def load_yaml(path: Path, inside: Sequence[Path] = ()) -> Document:
     """Parse one YAML file; syntax errors and duplicate keys become PrintgenErrors.
     With `inside`, the file must lie in one of those folders (links are followed)."""
     if inside:
-        check_inside(path, inside, Location(path), "file")
+        check_inside(path, inside, Location(path, 1, 1), "file")
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
             raise PrintgenError(
                 f"file is {size / 1e6:.1f} MB, more than the {MAX_FILE_BYTES // 2**20} MiB a "
                 "game's YAML file may hold: split it or remove what does not belong",
-                Location(path),
+                Location(path, 1, 1),
             )
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -82,7 +82,10 @@ def load_yaml(path: Path, inside: Sequence[Path] = ()) -> Document:
     except IsADirectoryError:
         raise PrintgenError("a folder where a YAML file was expected", Location(path)) from None
     except UnicodeDecodeError as exc:
-        raise PrintgenError(f"not UTF-8 text ({exc.reason})", Location(path)) from None
+        line = exc.object[: exc.start].count(b"\n") + 1
+        raise PrintgenError(
+            f"not UTF-8 text ({exc.reason}): save the file as UTF-8", Location(path, line, 1)
+        ) from None
     except OSError as exc:
         raise PrintgenError(f"cannot read the file: {exc.strerror}", Location(path)) from None
     loader = _Loader(text)
