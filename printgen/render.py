@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -281,7 +282,7 @@ class _FaceDrawer:
             number = float(value)
         except (TypeError, ValueError):
             number = -1.0
-        if number < 0 or number != int(number):
+        if not math.isfinite(number) or number < 0 or number != int(number):
             raise PrintgenError(
                 f"{self.about('repeat')}: repeat must be a whole number (0 or more), got {value!r}",
                 where,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Annotated, Any
 
@@ -20,11 +21,15 @@ def parse_length(value: Any) -> float:
     if isinstance(value, bool):
         raise ValueError(f"must be a length such as 3mm, 0.25in or 12pt, got {value!r}")
     if isinstance(value, int | float):
+        if not math.isfinite(value) or abs(value) > 1e6:
+            raise ValueError(f"must be a length such as 3mm, 0.25in or 12pt, got {value!r}")
         return float(value)
     if isinstance(value, str):
         match = _LENGTH.match(value)
         if match:
-            return float(match.group(1)) * _FACTORS[match.group(2) or "mm"]
+            length = float(match.group(1)) * _FACTORS[match.group(2) or "mm"]
+            if abs(length) <= 1e6:
+                return length
     raise ValueError(f"must be a length such as 3mm, 0.25in or 12pt, got {value!r}")
 
 
