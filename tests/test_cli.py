@@ -189,3 +189,30 @@ def test_check_replays_examples_and_fails_on_a_wrong_expectation(project_copy: P
     assert bad.returncode == 1
     assert "FAIL" in bad.stdout and "07-seed-round-won-by-sinkings.yaml" in bad.stdout
     assert "Traceback" not in bad.stderr
+
+
+def test_a_read_only_output_folder_is_one_line_and_exit_1(
+    built: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """chmod does not stop root (CI runs as root), so the operating system's refusal is
+    simulated where printgen first writes: the staging folder inside out/."""
+    import errno
+    import os
+
+    from printgen import build as build_module
+    from printgen.cli import main
+
+    before = snapshot(built / "out")
+
+    def refuse(*_args: object, **kwargs: object) -> str:
+        folder = str(kwargs.get("dir", "out"))
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), folder)
+
+    monkeypatch.setattr(build_module.tempfile, "mkdtemp", refuse)
+    monkeypatch.chdir(built)
+    with pytest.raises(SystemExit) as stopped:
+        main(["--root", str(built), "build", "submarine-attack", "--force", "--no-png"])
+    assert stopped.value.code == 1
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    assert len(lines) == 1 and "Permission denied" in lines[0] and "out" in lines[0], lines
+    assert snapshot(built / "out") == before
