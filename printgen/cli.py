@@ -256,13 +256,13 @@ def check(project: Project, games: tuple[str, ...]) -> None:
     """Replay every worked example of GAMES under the rules engine (default: every game)."""
 
     def action() -> None:
-        from rules_engine.examples import check_game
-        from rules_engine.registry import engine_for
+        from printgen.engines import engine_entry
+        from printgen.examples import check_game
 
         _lib, loaded = load_all(project, project.select(games))
         failed = 0
         for game in loaded:
-            if engine_for(game.id) is None:
+            if engine_entry(game) is None:
                 click.echo(f"--   {game.id}: no rules engine yet, examples not checked")
                 continue
             results = check_game(game)

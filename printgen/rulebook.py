@@ -900,11 +900,11 @@ def rulebook_html(
     """The HTML of each edition; every worked example is checked first and a failing one
     stops the build, naming the example and the step. Pictures go to `pictures` (a
     folder that must outlive the PDF rendering) or inline."""
-    from rules_engine.examples import check_game
-    from rules_engine.registry import engine_for
+    from printgen.engines import engine_entry, rule_options
+    from printgen.examples import check_game
 
     game = rb.game
-    entry = engine_for(game.id)
+    entry = engine_entry(game)
     results = check_game(game) if entry else []  # no engine yet: no examples to print
     for result in results:
         if not result.ok:
@@ -926,7 +926,7 @@ def rulebook_html(
         results = [known[name] for name in rb.book.examples]
     faces = faces_for_rulebook(lib, rb)
     try:
-        options = entry.options_for(game) if entry else ()
+        options = rule_options(game)
     except ValueError as exc:  # the game's data does not fit its engine
         raise PrintgenError(f"rule options: {exc}", game.place("options")) from None
     blocks = assemble(rb, faces, results, options, pictures, lib.fonts["gothic"])

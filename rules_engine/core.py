@@ -38,7 +38,7 @@ from typing import (
 )
 
 if TYPE_CHECKING:
-    from printgen.model import Game
+    from rules_engine.params import GameData
 
 CHANCE: Final = -1
 """The chance player: its actions are dice results, shuffles and draws."""
@@ -110,21 +110,12 @@ class RuleOption:
         return value
 
 
-def options_from(game: Game) -> tuple[RuleOption, ...]:
-    """The game's rule options, as its `game.yaml` states them (`options:`)."""
-    return tuple(
-        RuleOption(
-            spec.name,
-            spec.default,
-            tuple(spec.allowed),
-            Bilingual(spec.explain.ja, spec.explain.en),
-            {spec.value_of(key): Bilingual(text.ja, text.en) for key, text in spec.choices.items()},
-        )
-        for spec in game.info.options
-    )
+def options_from(game: GameData) -> tuple[RuleOption, ...]:
+    """The game's rule options, as its data states them (`options:` in game.yaml)."""
+    return game.info.options
 
 
-def played_options(game: Game, names: Sequence[str]) -> tuple[RuleOption, ...]:
+def played_options(game: GameData, names: Sequence[str]) -> tuple[RuleOption, ...]:
     """The game's rule options, checked to be exactly the ones an engine plays (`names`):
     the data and the engine must not drift apart."""
     declared = options_from(game)
@@ -349,7 +340,7 @@ class EngineBase:
     _player_index: dict[str, int]
 
     def _load_rules(
-        self, game: Game, version: str | None, options: Mapping[str, object] | None
+        self, game: GameData, version: str | None, options: Mapping[str, object] | None
     ) -> dict[str, Any]:
         """Check that `game` is this engine's game, settle the rule version and options;
         return (and keep as `params`) that version's rule parameters."""
@@ -367,7 +358,7 @@ class EngineBase:
         """One of the rule options this engine plays, as the game's data states it."""
         return next(o for o in self.declared_options if o.name == name)
 
-    def _player_count(self, game: Game, between: str = "-") -> int:
+    def _player_count(self, game: GameData, between: str = "-") -> int:
         """The `players` option, checked against the game's range of players (kept as
         `num_players`); `between` joins the range's ends in the error."""
         n = int(self._options["players"])

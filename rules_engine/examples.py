@@ -1,4 +1,9 @@
-"""Worked examples: YAML files that replay a piece of play and state what must be true.
+"""Worked examples, replayed: a piece of play and the facts that must hold after it.
+
+The engine side of worked examples (printgen reads the files, see `printgen.examples`):
+`replay(engine, example)` plays an in-memory `WorkedExample` and reports the first step
+and key that differ, as a path of keys into the example (`("steps", 3, "expect", "sunk")`)
+that printgen turns into file:line:col. The file format, for reference:
 
 An example lives in `components/<game>/examples/*.yaml`:
 
@@ -33,68 +38,62 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Literal
+from dataclasses import dataclass, field, replace
+from typing import Any
 
-from pydantic import Field, model_validator
-
-from printgen.errors import ErrorList, Location, PrintgenError, display_path
-from printgen.model import Game, Strict, Text
-from printgen.source import Document, Key, load_yaml, validate
 from rules_engine.core import (
     CHANCE,
+    Bilingual,
     Diagram,
     Engine,
     IllegalActionError,
     NotationError,
-    OptionError,
     SetupError,
     State,
     apply_step,
     format_step,
     parse_step,
 )
-from rules_engine.registry import engine_for
 
 GENERIC_QUERIES = ("error", "legal", "to_act", "terminal")
 EXHAUST_KEYS = ("outcomes", "leaves", "min", "max", "count")
 MAX_LISTED = 1000  # `legal` and exhaustive choices refuse to list more actions than this
 
-
-class StepSpec(Strict):
-    do: str | list[str] | None = None
-    exhaust: Literal["chance"] | None = None
-    say: Text
-    expect: dict[str, Any] | None = None
-
-    @model_validator(mode="after")
-    def _one_kind(self) -> StepSpec:
-        if self.do is not None and self.exhaust is not None:
-            raise ValueError("a step has 'do' (actions) or 'exhaust: chance', not both")
-        return self
-
-
-class ExampleSpec(Strict):
-    title: Text
-    about: Text | None = None
-    version: str | None = None
-    options: dict[str, Any] = Field(default_factory=dict)
-    setup: dict[str, Any] = Field(default_factory=dict)
-    steps: list[StepSpec] = Field(default_factory=list)
-    expect: dict[str, Any] | None = None
+Key = tuple[str | int, ...]
 
 
 @dataclass(frozen=True)
-class Example:
-    """A loaded example file."""
+class ExampleStep:
+    """One step: actions in notation (`do`, one text or a list told as one), or every
+    outcome of a chance step (`exhaust`), or neither; and what must hold after it."""
 
-    path: Path
-    doc: Document
-    spec: ExampleSpec
+    say: Bilingual
+    do: str | tuple[str, ...] | None = None
+    exhaust: bool = False
+    expect: Mapping[str, Any] | None = None
 
-    def where(self, key: Key) -> Location:
-        return self.doc.where(key)
+
+@dataclass(frozen=True)
+class WorkedExample:
+    """An example in memory: the setup, the steps and the final facts."""
+
+    title: Bilingual
+    steps: tuple[ExampleStep, ...] = ()
+    version: str | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+    setup: Mapping[str, Any] = field(default_factory=dict)
+    expect: Mapping[str, Any] | None = None
+
+
+class ExampleError(ValueError):
+    """The example cannot be replayed as written (unknown notation, an unknown expect key,
+    a bad setup); `key` leads to the value at fault, or to the key itself (`at_key`)."""
+
+    def __init__(self, key: Key, message: str, at_key: bool = False) -> None:
+        super().__init__(message)
+        self.key = key
+        self.message = message
+        self.at_key = at_key
 
 
 @dataclass(frozen=True)
@@ -103,139 +102,54 @@ class StepTrace:
 
     index: int  # 1-based
     notation: str
-    say: Text
+    say: Bilingual
     facts: Mapping[str, Any]
     diagram: Diagram | None = None  # the state after the step, when the engine draws one
 
 
 @dataclass(frozen=True)
-class ExampleResult:
-    """The outcome of checking one example file."""
+class Replay:
+    """How a replay went: ok, or the first difference (its step, the key path to the
+    expectation, the expected and actual values or a message)."""
 
-    game_id: str
-    file: Path
     ok: bool
-    title: Text | None = None
-    version: str | None = None
+    version: str
     options: Mapping[str, Any] = field(default_factory=dict)
-    where: Location | None = None
-    step: int | None = None  # 1-based; None: the final `expect` or the file itself
-    key: str | None = None
+    key: Key = ()
+    step: int | None = None  # 1-based; None: the final `expect`
+    name: str | None = None
     expected: Any = None
     actual: Any = None
     message: str = ""
     steps: tuple[StepTrace, ...] = ()
 
-    @property
-    def status(self) -> str:
-        return "ok" if self.ok else "FAIL"
 
-    def line(self) -> str:
-        """One output line: `ok   path  title [reading]` or `FAIL file:line:col: ...`."""
-        if self.ok:
-            reading = f"rules {self.version}"
-            if self.options:
-                reading += ", " + ", ".join(f"{k}={v}" for k, v in self.options.items())
-            title = self.title.en if self.title else ""
-            return f"ok   {display_path(self.file)}  {title} [{reading}]"
-        place = str(self.where) if self.where else display_path(self.file)
-        at = f"step {self.step}: " if self.step else ""
-        if self.key is not None:
-            return (
-                f"FAIL {place}: {at}{self.key}: expected {_show(self.expected)}, "
-                f"got {_show(self.actual)}"
-            )
-        return f"FAIL {place}: {at}{self.message}"
-
-
-def _show(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
-
-
-def example_files(game: Game) -> list[Path]:
-    return sorted((game.folder / "examples").glob("*.yaml"))
-
-
-def load_example(path: Path) -> Example:
-    """Read and validate an example file (errors are `file:line:col: message`); the file
-    must lie in its game's folder (a link that leads elsewhere is refused)."""
-    doc = load_yaml(path, [path.parent.parent])
-    spec = validate(ExampleSpec, doc)
-    return Example(path, doc, spec)
-
-
-def check_game(game: Game) -> list[ExampleResult]:
-    """Check every example of a game; a file that cannot be read is one FAIL result."""
-    results = []
-    for path in example_files(game):
-        try:
-            results.append(run_example(game, load_example(path)))
-        except PrintgenError as exc:
-            where = exc.where
-            message = exc.message
-            if isinstance(exc, ErrorList) and exc.errors:
-                where = exc.errors[0].where
-                message = "; ".join(e.message for e in exc.errors)
-            results.append(ExampleResult(game.id, path, False, where=where, message=message))
-    return results
-
-
-def check_file(game: Game, path: Path) -> ExampleResult:
-    """Check one example file (a file that cannot be read raises PrintgenError)."""
-    return run_example(game, load_example(path))
-
-
-def build_engine(game: Game, example: Example) -> Engine[Any]:
-    entry = engine_for(game.id)
-    if entry is None:
-        raise PrintgenError(f"no rules engine plays {game.id}", example.where(()))
-    spec = example.spec
-    versions = [v.id for v in game.info.rule_versions]
-    if spec.version is not None and versions and spec.version not in versions:
-        raise PrintgenError(
-            f"unknown rule version '{spec.version}' (versions: {', '.join(versions)})",
-            example.where(("version",)),
-        )
-    try:
-        return entry.load(game, spec.version, spec.options)
-    except OptionError as exc:
-        key = ("options", exc.name)
-        known = exc.name in entry.option_names
-        where = example.where(key) if known else example.doc.where_key(key)
-        raise PrintgenError(str(exc), where) from None
-    except ValueError as exc:  # the game's data does not fit its engine
-        raise PrintgenError(f"{game.id} data: {exc}", example.where(())) from None
-
-
-def run_example(game: Game, example: Example) -> ExampleResult:
-    """Replay an example through the game's engine and compare every `expect` value."""
-    spec = example.spec
-    engine = build_engine(game, example)
+def replay(engine: Engine[Any], example: WorkedExample) -> Replay:
+    """Replay an example on `engine` (built for its version and options) and compare every
+    `expect` value; an example that cannot be replayed as written raises ExampleError."""
+    spec = example
     names = set(engine.query_names())
-    _check_keys(example, engine, names)
-    base = ExampleResult(
-        game.id,
-        example.path,
+    _check_keys(example, names)
+    base = Replay(
         True,
-        title=spec.title,
-        version=engine.version,
+        engine.version,
         options={k: v for k, v in engine.options.items() if k in spec.options},
     )
     try:
-        state = engine.setup_state(spec.setup)
+        state = engine.setup_state(dict(spec.setup))
     except SetupError as exc:
-        raise PrintgenError(f"setup: {exc}", example.where(("setup", *exc.key))) from None
+        raise ExampleError(("setup", *exc.key), f"setup: {exc}") from None
     traces: list[StepTrace] = []
 
     def fail(
         step: int | None, key: Key, name: str | None, expected: Any, actual: Any, msg: str = ""
-    ) -> ExampleResult:
-        return _replace(
+    ) -> Replay:
+        return replace(
             base,
             ok=False,
-            where=example.where(key),
+            key=key,
             step=step,
-            key=name,
+            name=name,
             expected=expected,
             actual=actual,
             message=msg,
@@ -245,7 +159,7 @@ def run_example(game: Game, example: Example) -> ExampleResult:
     for i, step in enumerate(spec.steps):
         number = i + 1
         expect = step.expect or {}
-        if step.exhaust is None:
+        if not step.exhaust:
             texts = [] if step.do is None else [step.do] if isinstance(step.do, str) else step.do
             keys: list[Key] = (
                 [("steps", i, "do")]
@@ -257,7 +171,7 @@ def run_example(game: Game, example: Example) -> ExampleResult:
                 try:
                     parsed = parse_step(engine, text)
                 except NotationError as exc:
-                    raise PrintgenError(str(exc), example.where(key)) from None
+                    raise ExampleError(key, str(exc)) from None
                 try:
                     apply_step(state, parsed)
                 except IllegalActionError as exc:
@@ -280,7 +194,7 @@ def run_example(game: Game, example: Example) -> ExampleResult:
                 StepTrace(number, notation, step.say, _facts(engine, state, names), drawn)
             )
         else:
-            found = _exhaust(engine, state, expect, spec)
+            found = _exhaust(engine, state, expect, spec.setup)
             if isinstance(found, str):
                 return fail(number, ("steps", i, "exhaust"), None, None, None, found)
             for name, expected in expect.items():
@@ -292,16 +206,10 @@ def run_example(game: Game, example: Example) -> ExampleResult:
         actual = _fact(engine, state, name)
         if not _same(expected, actual):
             return fail(None, ("expect", name), name, expected, actual)
-    return _replace(base, steps=tuple(traces))
+    return replace(base, steps=tuple(traces))
 
 
-def _replace(result: ExampleResult, **changes: Any) -> ExampleResult:
-    from dataclasses import replace
-
-    return replace(result, **changes)
-
-
-def _check_keys(example: Example, engine: Engine[Any], names: set[str]) -> None:
+def _check_keys(example: WorkedExample, names: set[str]) -> None:
     """Unknown `expect` keys are errors in the file, not silent passes."""
     known = sorted(names | set(GENERIC_QUERIES))
 
@@ -309,29 +217,27 @@ def _check_keys(example: Example, engine: Engine[Any], names: set[str]) -> None:
         for name, value in (expect or {}).items():
             if name not in allowed:
                 listing = ", ".join(sorted(allowed))
-                raise PrintgenError(
-                    f"unknown expect key '{name}' (known: {listing})",
-                    example.doc.where_key((*key, name)),
+                raise ExampleError(
+                    (*key, name), f"unknown expect key '{name}' (known: {listing})", True
                 )
             if numeric and name in ("min", "max", "count"):
                 if not isinstance(value, Mapping) or not value:
-                    raise PrintgenError(
-                        f"'{name}' maps queries to values", example.where((*key, name))
-                    )
+                    raise ExampleError((*key, name), f"'{name}' maps queries to values")
                 for query in value:
                     if query not in names:
-                        raise PrintgenError(
+                        raise ExampleError(
+                            (*key, name, query),
                             f"unknown query '{query}' (known: {', '.join(sorted(names))})",
-                            example.doc.where_key((*key, name, query)),
+                            True,
                         )
 
-    for i, step in enumerate(example.spec.steps):
-        if step.exhaust is None:
+    for i, step in enumerate(example.steps):
+        if not step.exhaust:
             check(step.expect, ("steps", i, "expect"), set(known), False)
         else:
             check(step.expect, ("steps", i, "expect"), set(EXHAUST_KEYS), True)
     final = set(known) - {"error"}
-    check(example.spec.expect, ("expect",), final, False)
+    check(example.expect, ("expect",), final, False)
 
 
 def _fact(engine: Engine[Any], state: State[Any], name: str) -> Any:
@@ -384,7 +290,7 @@ _EXHAUST_CACHE: dict[str, tuple[int, int, dict[str, Counter[Any]]]] = {}
 
 
 def _exhaust(
-    engine: Engine[Any], state: State[Any], expect: Mapping[str, Any], spec: ExampleSpec
+    engine: Engine[Any], state: State[Any], expect: Mapping[str, Any], setup: Mapping[str, Any]
 ) -> dict[str, Any] | str:
     """Every outcome of the chance step now, then every choice until the next chance step,
     simultaneous step or the end; aggregate the requested queries over those end states.
@@ -402,7 +308,7 @@ def _exhaust(
             engine.game_id,
             engine.version,
             sorted((k, str(v)) for k, v in engine.options.items()),
-            spec.setup,
+            setup,
             [format_step(engine, s) for s in state.history],
             sorted(wanted),
         ],

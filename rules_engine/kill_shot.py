@@ -64,7 +64,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
 
-from printgen.model import Game
 from rules_engine.core import (
     CHANCE,
     Arrangements,
@@ -83,6 +82,7 @@ from rules_engine.core import (
     StateBase,
     Step,
 )
+from rules_engine.params import GameData
 
 GAME_ID: Final = "kill-shot"
 PLAYER_NAMES: Final = ("alpha", "bravo", "charlie", "delta", "echo")
@@ -485,7 +485,7 @@ class KillShot(EngineBase):
 
     def __init__(
         self,
-        game: Game,
+        game: GameData,
         version: str | None = None,
         options: Mapping[str, object] | None = None,
     ) -> None:
@@ -652,7 +652,7 @@ class KillShot(EngineBase):
 
     # --- data ------------------------------------------------------------------------------
 
-    def _read_cards(self, game: Game) -> None:
+    def _read_cards(self, game: GameData) -> None:
         colours = [d for d in game.decks.values() if "colour" in d.values]
         if not colours:
             raise ValueError("kill-shot needs colour decks (deck values with 'colour')")
@@ -710,7 +710,7 @@ class KillShot(EngineBase):
         )
         self.code_index = {code: k for k, code in enumerate(self.codes)}
 
-    def _read_terrorists(self, game: Game, params: Mapping[str, Any]) -> None:
+    def _read_terrorists(self, game: GameData, params: Mapping[str, Any]) -> None:
         terrorists: list[Terrorist] = []
         for piece in game.pieces:
             values = piece.component.values

@@ -6,9 +6,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from printgen.model import Game
 from rules_engine import kill_shot, squares2, submarine_attack, subzero, susumuka_modoruka
 from rules_engine.core import Engine, RuleOption, played_options
+from rules_engine.params import GameData
 
 
 @dataclass(frozen=True)
@@ -18,11 +18,11 @@ class EngineEntry:
 
     game_id: str
     option_names: tuple[str, ...]
-    factory: Callable[[Game, str | None, Mapping[str, object] | None], Engine[Any]]
+    factory: Callable[[GameData, str | None, Mapping[str, object] | None], Engine[Any]]
 
     def load(
         self,
-        game: Game,
+        game: GameData,
         version: str | None = None,
         options: Mapping[str, object] | None = None,
     ) -> Engine[Any]:
@@ -30,12 +30,12 @@ class EngineEntry:
         (unknown or disallowed options raise `rules_engine.core.OptionError`)."""
         return self.factory(game, version, options)
 
-    def options_for(self, game: Game) -> tuple[RuleOption, ...]:
+    def options_for(self, game: GameData) -> tuple[RuleOption, ...]:
         """The game's rule options, as its data states them; a ValueError when they are not
         exactly the ones the engine plays."""
         return played_options(game, self.option_names)
 
-    def option(self, game: Game, name: str) -> RuleOption:
+    def option(self, game: GameData, name: str) -> RuleOption:
         for option in self.options_for(game):
             if option.name == name:
                 return option

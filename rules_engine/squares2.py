@@ -39,7 +39,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple
 
-from printgen.model import Game
 from rules_engine.core import (
     CHANCE,
     Bilingual,
@@ -54,6 +53,7 @@ from rules_engine.core import (
     TurnStateBase,
     format_step,
 )
+from rules_engine.params import GameData
 
 GAME_ID: Final = "squares2"
 
@@ -253,7 +253,7 @@ class Squares2View:
     log: tuple[str, ...]
 
 
-def tile_specs_of_deck(game: Game, deck_id: str) -> list[dict[str, Any]]:
+def tile_specs_of_deck(game: GameData, deck_id: str) -> list[dict[str, Any]]:
     """A player's set from a game's data: `{id, front: {ability, value}, back: {...}}`.
 
     Sets of other SQUARES games (seed section 7) are read the same way and may be mixed.
@@ -282,7 +282,7 @@ class Squares2(EngineBase):
 
     def __init__(
         self,
-        game: Game,
+        game: GameData,
         version: str | None = None,
         options: Mapping[str, object] | None = None,
         *,

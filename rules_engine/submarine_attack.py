@@ -28,7 +28,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
 
-from printgen.model import Game
 from rules_engine.core import (
     CHANCE,
     Arrangements,
@@ -46,6 +45,7 @@ from rules_engine.core import (
     StateBase,
     Step,
 )
+from rules_engine.params import GameData
 
 GAME_ID: Final = "submarine-attack"
 
@@ -163,7 +163,7 @@ class SubmarineAttack(EngineBase):
 
     def __init__(
         self,
-        game: Game,
+        game: GameData,
         version: str | None = None,
         options: Mapping[str, object] | None = None,
     ) -> None:
@@ -228,7 +228,7 @@ class SubmarineAttack(EngineBase):
         self._card_arrangements = Arrangements(cards_hand, self.actions_placed)
 
     def _hand(
-        self, game: Game, deck_id: str, params: Mapping[str, Any]
+        self, game: GameData, deck_id: str, params: Mapping[str, Any]
     ) -> tuple[tuple[int, ...], tuple[str, ...]]:
         """One player's transports (ship numbers) and action cards (codes), from the data."""
         in_play = [str(g) for g in params.get("torpedoes_in_play", [])]
@@ -1248,7 +1248,7 @@ def scorable_survivors(engine: SubmarineAttack) -> set[tuple[int, ...]]:
     return found
 
 
-def check_clues(game: Game, version: str | None = None) -> list[Clue]:
+def check_clues(game: GameData, version: str | None = None) -> list[Clue]:
     """The seed's clues about the missing card pictures, checked for one rule version."""
     engine = SubmarineAttack(game, version)
     cards = engine.cards

@@ -51,7 +51,6 @@ from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from typing import Any, Final, NamedTuple
 
-from printgen.model import Game
 from rules_engine.core import (
     CHANCE,
     Arrangements,
@@ -69,6 +68,7 @@ from rules_engine.core import (
     StateBase,
     Step,
 )
+from rules_engine.params import GameData
 
 GAME_ID: Final = "subzero"
 
@@ -267,7 +267,7 @@ class Subzero(EngineBase):
 
     def __init__(
         self,
-        game: Game,
+        game: GameData,
         version: str | None = None,
         options: Mapping[str, object] | None = None,
     ) -> None:

@@ -64,7 +64,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
 
-from printgen.model import Game
 from rules_engine.core import (
     CHANCE,
     Bilingual,
@@ -80,6 +79,7 @@ from rules_engine.core import (
     Step,
     TurnStateBase,
 )
+from rules_engine.params import GameData
 
 GAME_ID: Final = "susumuka-modoruka"
 
@@ -320,7 +320,7 @@ class SusumukaModoruka(EngineBase):
 
     def __init__(
         self,
-        game: Game,
+        game: GameData,
         version: str | None = None,
         options: Mapping[str, object] | None = None,
     ) -> None:
@@ -410,7 +410,7 @@ class SusumukaModoruka(EngineBase):
             for name in self.names
         )
 
-    def _read_pieces(self, game: Game) -> None:
+    def _read_pieces(self, game: GameData) -> None:
         n = self.num_players
         cards: list[DungeonCard] = []
         lost: dict[int, DungeonCard] = {}

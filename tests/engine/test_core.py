@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from printgen.engines import game_data
 from printgen.model import Game
 from rules_engine.core import (
     Arrangements,
@@ -55,7 +56,7 @@ def test_options_resolve_to_defaults_and_check_values() -> None:
 
 
 def test_every_option_is_explained_in_both_languages(game: Game) -> None:
-    for option in options_from(game):
+    for option in options_from(game_data(game)):
         assert option.explain.ja and option.explain.en
         for value in option.allowed:
             if option.choices:
@@ -63,7 +64,7 @@ def test_every_option_is_explained_in_both_languages(game: Game) -> None:
 
 
 def test_the_submarine_engine_implements_the_protocol(game: Game) -> None:
-    engine: Engine[Action] = SubmarineAttack(game)
+    engine: Engine[Action] = SubmarineAttack(game_data(game))
     state: State[Action] = engine.new_initial_state()
     assert isinstance(state, State)
     rng = random.Random(3)

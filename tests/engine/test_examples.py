@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 import yaml
 
+from printgen.engines import game_data
 from printgen.errors import PrintgenError
+from printgen.examples import ExampleResult, check_file, check_game, example_files
 from printgen.model import Game
-from rules_engine.examples import ExampleResult, check_file, check_game, example_files
 from rules_engine.registry import engine_for, game_ids
 
 from .conftest import GAME_FOLDER
@@ -24,7 +25,7 @@ def test_there_are_examples_and_an_engine(game: Game) -> None:
     assert "submarine-attack" in game_ids()
     entry = engine_for("submarine-attack")
     assert entry is not None
-    assert {o.name for o in entry.options_for(game)} >= {
+    assert {o.name for o in entry.options_for(game_data(game))} >= {
         "five_or_more",
         "triple_and_pair",
         "tie_first_player",

@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 import yaml
 
+from printgen.engines import game_data
+from printgen.examples import check_game, example_files
 from printgen.model import Game, load_game
 from rules_engine.core import (
     CHANCE,
@@ -20,7 +22,6 @@ from rules_engine.core import (
     random_step,
     replay,
 )
-from rules_engine.examples import check_game, example_files
 from rules_engine.kill_shot import (
     GO,
     PICK,
@@ -60,7 +61,7 @@ def at_play(
 ) -> tuple[KillShot, KillShotState]:
     """A real-time position: `ready` gives when each player acts next (default: in seat
     order 100 ms apart, after the clock)."""
-    engine = KillShot(game, None, options)
+    engine = KillShot(game_data(game), None, options)
     if ready is None:
         ready = {name: clock + 100 * (i + 1) for i, name in enumerate(engine.names)}
     setup: dict[str, Any] = {
@@ -100,7 +101,7 @@ def q(engine: KillShot, state: KillShotState, name: str) -> Any:
 
 
 def test_numbers_come_from_the_data(game: Game) -> None:
-    engine = KillShot(game)
+    engine = KillShot(game_data(game))
     assert engine.hand_size == 6 and engine.hand_limit == 6
     assert (engine.first_number, engine.kill_shot, engine.last_number) == (1, 9, 9)
     assert engine.follow == (0, 1)
@@ -109,9 +110,9 @@ def test_numbers_come_from_the_data(game: Game) -> None:
     assert [len(c) for c in engine.colour_cards] == [20] * 5
     assert sum(engine.total) == 100
     assert len(engine.terrorists) == 10 and engine.hunts == 10
-    room = KillShot(game, None, {"game_type": "situation-room"})
+    room = KillShot(game_data(game), None, {"game_type": "situation-room"})
     assert room.hand_size == 9 and room.hand_limit == 9 and room.follow == (-1, 0, 1)
-    assert KillShot(game, None, {"terror_threat": True}).hunts == 4
+    assert KillShot(game_data(game), None, {"terror_threat": True}).hunts == 4
     assert {t.ability for t in engine.terrorists} == {
         "none",
         "claimer-extra-cards",
@@ -124,14 +125,14 @@ def test_numbers_come_from_the_data(game: Game) -> None:
 
 def test_options_are_checked(game: Game) -> None:
     with pytest.raises(OptionError):
-        KillShot(game, None, {"players": 6})
+        KillShot(game_data(game), None, {"players": 6})
     with pytest.raises(OptionError):
-        KillShot(game, None, {"game_type": "blitz"})
+        KillShot(game_data(game), None, {"game_type": "blitz"})
     with pytest.raises(OptionError):
-        KillShot(game, None, {"no_such_option": 1})
+        KillShot(game_data(game), None, {"no_such_option": 1})
     entry = engine_for("kill-shot")
     assert entry is not None
-    names = {o.name for o in entry.options_for(game)}
+    names = {o.name for o in entry.options_for(game_data(game))}
     assert {
         "simultaneous_plays",
         "kill_shot_tie",
@@ -146,7 +147,7 @@ def test_options_are_checked(game: Game) -> None:
         "one_shot_one_kill",
         "terror_threat",
     } <= names
-    for option in entry.options_for(game):
+    for option in entry.options_for(game_data(game)):
         assert option.explain.ja and option.explain.en
 
 
@@ -362,7 +363,7 @@ def test_no_ability_changes_nothing(game: Game) -> None:
 
 
 def test_a_game_is_ten_hunts_and_the_most_points_win(game: Game) -> None:
-    engine = KillShot(game)
+    engine = KillShot(game_data(game))
     state = engine.new_initial_state()
     state.play_random(random.Random(5))
     assert len(state.results) == 10 and state.hunt == 10
@@ -374,7 +375,7 @@ def test_a_game_is_ten_hunts_and_the_most_points_win(game: Game) -> None:
 
 def test_a_tie_at_the_end(game: Game) -> None:
     for option, winner in (("draw", "draw"), ("most_captures", "alpha")):
-        engine = KillShot(game, None, {"final_tie": option, "players": 2})
+        engine = KillShot(game_data(game), None, {"final_tie": option, "players": 2})
         state = engine.setup_state(
             {
                 "terrorists": ["viper"],
@@ -443,7 +444,7 @@ def test_tactical_engagement_tie_on_the_lowest_number_too(game: Game) -> None:
 
 
 def test_tactical_engagement_uses_own_colour_decks(game: Game) -> None:
-    engine = KillShot(game, None, {"game_type": "tactical-engagement", "players": 3})
+    engine = KillShot(game_data(game), None, {"game_type": "tactical-engagement", "players": 3})
     state = engine.new_initial_state()
     rng = random.Random(1)
     while state.phase != PLAY:
@@ -457,7 +458,9 @@ def test_tactical_engagement_uses_own_colour_decks(game: Game) -> None:
 
 
 def room(game: Game, **options: Any) -> tuple[KillShot, KillShotState]:
-    engine = KillShot(game, None, {"game_type": "situation-room", "players": 3, **options})
+    engine = KillShot(
+        game_data(game), None, {"game_type": "situation-room", "players": 3, **options}
+    )
     state = engine.setup_state(
         {
             "terrorists": ["viper"],
@@ -516,7 +519,7 @@ def test_situation_room_night_mission_plays_one_card_at_a_time(game: Game) -> No
 
 def test_briefing_shows_the_hand_before_the_countdown(game: Game) -> None:
     for briefing in (False, True):
-        engine = KillShot(game, None, {"briefing": briefing})
+        engine = KillShot(game_data(game), None, {"briefing": briefing})
         state = engine.new_initial_state()
         rng = random.Random(2)
         while state.phase != GO or state.draws:
@@ -529,7 +532,7 @@ def test_briefing_shows_the_hand_before_the_countdown(game: Game) -> None:
 
 
 def test_deadline_deals_one_of_each_number_and_three_chosen(game: Game) -> None:
-    engine = KillShot(game, None, {"deadline": True, "players": 3})
+    engine = KillShot(game_data(game), None, {"deadline": True, "players": 3})
     state = engine.new_initial_state()
     state.apply(Reveal((0,)))
     assert state.phase == PICK and state.current_players() == (0, 1, 2)
@@ -542,7 +545,7 @@ def test_deadline_deals_one_of_each_number_and_three_chosen(game: Game) -> None:
 
 
 def test_deadline_sandstorm_picks_fewer(game: Game) -> None:
-    engine = KillShot(game, None, {"deadline": True, "players": 2})
+    engine = KillShot(game_data(game), None, {"deadline": True, "players": 2})
     state = engine.new_initial_state()
     state.apply(Reveal((engine.terrorist("sandstorm"),)))
     assert state.pick_sizes == [1, 1]
@@ -550,7 +553,7 @@ def test_deadline_sandstorm_picks_fewer(game: Game) -> None:
 
 
 def test_taliban_is_chosen_by_chance_and_plays_down(game: Game) -> None:
-    engine = KillShot(game, None, {"taliban": True, "players": 3})
+    engine = KillShot(game_data(game), None, {"taliban": True, "players": 3})
     state = engine.new_initial_state()
     assert state.current_players() == (CHANCE,)
     do(engine, state, "taliban bravo")
@@ -578,7 +581,7 @@ def test_night_mission_hides_unseen_cards(game: Game) -> None:
 
 
 def test_terror_threat_reveals_three_and_plays_on_any_pile(game: Game) -> None:
-    engine = KillShot(game, None, {"terror_threat": True})
+    engine = KillShot(game_data(game), None, {"terror_threat": True})
     state = engine.new_initial_state()
     outcomes = state.legal_actions(CHANCE)
     assert len(outcomes) == 10 * 9 * 8
@@ -621,7 +624,7 @@ RECORD_HANDS = {
 
 
 def record_start(game: Game) -> tuple[KillShot, KillShotState]:
-    engine = KillShot(game, None, {"players": 3})
+    engine = KillShot(game_data(game), None, {"players": 3})
     state = engine.setup_state({"terrorists": ["architect"], "hands": RECORD_HANDS, "clock": 0})
     return engine, state
 
@@ -686,7 +689,7 @@ def test_simultaneous_record_lines_are_one_step_ordered_as_written(game: Game) -
 
 
 def test_notation_round_trips_and_errors(game: Game) -> None:
-    engine = KillShot(game, None, {"night_mission": True, "terror_threat": True})
+    engine = KillShot(game_data(game), None, {"night_mission": True, "terror_threat": True})
     for text in (
         "taliban charlie",
         "reveal ghost viper red-mirage",
@@ -721,7 +724,7 @@ def test_notation_round_trips_and_errors(game: Game) -> None:
 
 
 def test_a_view_hides_other_hands_and_coming_times(game: Game) -> None:
-    engine = KillShot(game)
+    engine = KillShot(game_data(game))
     state = engine.new_initial_state()
     rng = random.Random(4)
     while len(state.history) < 60:
@@ -737,7 +740,7 @@ def test_a_view_hides_other_hands_and_coming_times(game: Game) -> None:
 
 def test_legal_actions_are_legal_and_samples_are_legal(game: Game) -> None:
     for options in ({}, {"game_type": "situation-room"}, {"night_mission": True}):
-        engine = KillShot(game, None, options)
+        engine = KillShot(game_data(game), None, options)
         state = engine.new_initial_state()
         rng = random.Random(9)
         for _ in range(300):
@@ -769,7 +772,7 @@ def test_diagram_draws_piles_and_hands(game: Game) -> None:
 
 
 def test_setup_errors(game: Game) -> None:
-    engine = KillShot(game)
+    engine = KillShot(game_data(game))
     with pytest.raises(Exception, match="unknown setup key"):
         engine.setup_state({"terrorists": ["viper"], "piel": []})
     with pytest.raises(Exception, match="too many r1"):

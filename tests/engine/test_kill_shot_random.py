@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from printgen.engines import game_data
 from printgen.model import Game, load_game
 from rules_engine.core import (
     IllegalActionError,
@@ -178,7 +179,7 @@ def _hidden_variant(
 
 @pytest.mark.parametrize("options", OPTION_SETS, ids=[_ids(o) for o in OPTION_SETS])
 def test_random_games(game: Game, options: dict[str, Any]) -> None:
-    engine = KillShot(game, None, options)
+    engine = KillShot(game_data(game), None, options)
     hunts = engine.hunts
     changed_hidden = 0
     for seed in range(GAMES):
@@ -228,7 +229,7 @@ def test_random_games(game: Game, options: dict[str, Any]) -> None:
 
 
 def test_random_games_depend_on_the_seed(game: Game) -> None:
-    engine = KillShot(game)
+    engine = KillShot(game_data(game))
     histories = set()
     for seed in range(10):
         state = engine.new_initial_state()

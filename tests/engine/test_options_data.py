@@ -7,6 +7,7 @@ import dataclasses
 import pytest
 from pydantic import ValidationError
 
+from printgen.engines import game_data
 from printgen.model import Game, OptionSpec, load_game
 from rules_engine.core import options_from
 from rules_engine.registry import ENGINES, engine_for, game_ids
@@ -28,9 +29,9 @@ def test_the_data_states_exactly_the_options_the_engine_plays(game_id: str) -> N
     game = _game(game_id)
     entry = engine_for(game_id)
     assert entry is not None
-    options = entry.options_for(game)
+    options = entry.options_for(game_data(game))
     assert [o.name for o in options] == list(entry.option_names)
-    assert entry.load(game).options == {o.name: o.default for o in options}
+    assert entry.load(game_data(game)).options == {o.name: o.default for o in options}
     for option in options:
         assert option.explain.ja and option.explain.en
         for value, text in option.choices.items():
@@ -45,9 +46,9 @@ def test_an_engine_refuses_data_that_lacks_an_option_it_plays(game_id: str) -> N
     assert entry is not None
     name = entry.option_names[-1]
     with pytest.raises(ValueError, match=f"game.yaml lacks the rule option {name} "):
-        entry.load(_without(game, name))
+        entry.load(game_data(_without(game, name)))
     with pytest.raises(ValueError, match="lacks the rule option"):
-        entry.options_for(_without(game, name))
+        entry.options_for(game_data(_without(game, name)))
 
 
 def test_an_engine_refuses_an_option_it_does_not_play() -> None:
@@ -61,7 +62,7 @@ def test_an_engine_refuses_an_option_it_does_not_play() -> None:
     entry = engine_for("submarine-attack")
     assert entry is not None
     with pytest.raises(ValueError, match=r"house_rule .*which the engine does not play"):
-        entry.load(changed)
+        entry.load(game_data(changed))
 
 
 def test_bool_and_int_choice_keys_are_read_as_the_allowed_values() -> None:
@@ -112,7 +113,7 @@ def test_an_option_spec_checks_its_default_and_choices(
 
 
 def test_options_from_keeps_the_kinds_of_values() -> None:
-    options = {o.name: o for o in options_from(_game("squares2"))}
+    options = {o.name: o for o in options_from(game_data(_game("squares2")))}
     backs = options["owner_sees_board_backs"]
     assert backs.default is False and backs.allowed == (False, True)
     assert set(backs.choices) == {False, True}

@@ -10,7 +10,17 @@ from typing import Any
 import pytest
 import yaml
 
+from printgen.engines import game_data
 from printgen.errors import PrintgenError
+from printgen.examples import (
+    Example,
+    ExampleSpec,
+    check_file,
+    check_game,
+    example_files,
+    load_example,
+    run_example,
+)
 from printgen.model import Game, load_game
 from rules_engine.core import (
     CHANCE,
@@ -20,15 +30,6 @@ from rules_engine.core import (
     parse_step,
     play_random,
     random_step,
-)
-from rules_engine.examples import (
-    Example,
-    ExampleSpec,
-    check_file,
-    check_game,
-    example_files,
-    load_example,
-    run_example,
 )
 from rules_engine.registry import engine_for
 from rules_engine.squares2 import (
@@ -66,7 +67,7 @@ def sq() -> Game:
 def at(
     game: Game, board: dict[str, str], to_move: str = "orange", **options: Any
 ) -> tuple[Squares2, Squares2State]:
-    engine = Squares2(game, options=options)
+    engine = Squares2(game_data(game), options=options)
     return engine, engine.setup_state({"to_move": to_move, "board": board})
 
 
@@ -99,7 +100,7 @@ def refused(engine: Squares2, state: Squares2State, text: str, rule: str) -> str
 
 
 def test_numbers_and_tiles_come_from_the_data(sq: Game) -> None:
-    engine = Squares2(sq)
+    engine = Squares2(game_data(sq))
     assert (engine.columns, engine.rows, engine.centre_row + 1) == (5, 5, 3)
     assert engine.limit == 8 and engine.win_squares == 3 and engine.tiles_per_set == 10
     assert engine.camp == (0, 4)
@@ -117,7 +118,7 @@ def test_numbers_and_tiles_come_from_the_data(sq: Game) -> None:
 def test_a_changed_limit_in_the_data_changes_the_rules(sq: Game) -> None:
     info = sq.info.model_copy(update={"rules": {**sq.info.rules, "row_limit": 9}})
     changed = type(sq)(sq.folder, info, sq.decks, sq.pieces)
-    engine = Squares2(changed)
+    engine = Squares2(game_data(changed))
     state = engine.setup_state(
         {"to_move": "orange", "board": {"a1": "orange S2", "e1": "orange T4"}}
     )
@@ -126,26 +127,32 @@ def test_a_changed_limit_in_the_data_changes_the_rules(sq: Game) -> None:
 
 
 def test_a_set_must_hold_two_groups_of_1_to_5(sq: Game) -> None:
-    specs = tile_specs_of_deck(sq, "orange")
+    specs = tile_specs_of_deck(game_data(sq), "orange")
     specs[0] = {**specs[0], "front": {"ability": "spin", "value": 2}}
     with pytest.raises(ValueError, match=r"rule 7-1: orange's front values must be 2 groups"):
-        Squares2(sq, sets={"orange": specs, "purple": tile_specs_of_deck(sq, "purple")})
+        Squares2(
+            game_data(sq),
+            sets={"orange": specs, "purple": tile_specs_of_deck(game_data(sq), "purple")},
+        )
     with pytest.raises(ValueError, match=r"orange has 9 tiles"):
-        Squares2(sq, sets={"orange": specs[1:], "purple": tile_specs_of_deck(sq, "purple")})
+        Squares2(
+            game_data(sq),
+            sets={"orange": specs[1:], "purple": tile_specs_of_deck(game_data(sq), "purple")},
+        )
 
 
 def test_unknown_options_are_refused(sq: Game) -> None:
     with pytest.raises(OptionError):
-        Squares2(sq, options={"forward": "sideways"})
+        Squares2(game_data(sq), options={"forward": "sideways"})
     with pytest.raises(OptionError):
-        Squares2(sq, options={"stacking": True})
+        Squares2(game_data(sq), options={"stacking": True})
 
 
 # --- notation --------------------------------------------------------------------------------
 
 
 def test_notation_round_trips_on_every_legal_action(sq: Game) -> None:
-    engine = Squares2(sq)
+    engine = Squares2(game_data(sq))
     rng = random.Random(3)
     seen: set[str] = set()
     for _ in range(20):
@@ -161,7 +168,7 @@ def test_notation_round_trips_on_every_legal_action(sq: Game) -> None:
 
 
 def test_bad_notation_names_the_problem(sq: Game) -> None:
-    engine = Squares2(sq)
+    engine = Squares2(game_data(sq))
     with pytest.raises(NotationError, match="unknown square 'f1'"):
         engine.parse_action("orange move e1 f1")
     with pytest.raises(NotationError, match="orange has no tile face 'S6'"):
@@ -177,14 +184,16 @@ def test_bad_notation_names_the_problem(sq: Game) -> None:
 
 
 def test_a_repeated_face_in_a_combined_set_is_told_apart_by_k(sq: Game) -> None:
-    specs = tile_specs_of_deck(sq, "orange")
+    specs = tile_specs_of_deck(game_data(sq), "orange")
     # Seed section 7: abilities may be combined freely; here two tiles show Spin 3.
     specs[7] = {
         "id": "extra",
         "front": {"ability": "spin", "value": 3},
         "back": {"ability": "diagonal", "value": 3},
     }
-    engine = Squares2(sq, sets={"orange": specs, "purple": tile_specs_of_deck(sq, "purple")})
+    engine = Squares2(
+        game_data(sq), sets={"orange": specs, "purple": tile_specs_of_deck(game_data(sq), "purple")}
+    )
     assert engine.format_action(Place(ORANGE, 2, 0, 0)) == "orange place S3.1 a1"
     assert engine.format_action(Place(ORANGE, 7, 0, 0)) == "orange place S3.2 a1"
     assert engine.parse_action("orange place S3.2 a1") == Place(ORANGE, 7, 0, 0)
@@ -458,7 +467,7 @@ def test_the_opponent_can_win_on_your_turn(sq: Game) -> None:
     # With SQUARES II's Tsunami (two squares) no tile can be pushed onto the centre row of a
     # 5-row board; a made-up one-square Tsunami can, and the victory check sees both players.
     short = {**sq.info.rules["abilities"]["tsunami"], "distance": 1}
-    engine = Squares2(sq, abilities={"tsunami": short})
+    engine = Squares2(game_data(sq), abilities={"tsunami": short})
     state = engine.setup_state(
         {
             "to_move": "orange",
@@ -473,7 +482,7 @@ def test_the_opponent_can_win_on_your_turn(sq: Game) -> None:
 def test_pass_only_when_nothing_else_is_legal(sq: Game) -> None:
     engine, state = at(sq, {"c3": "orange S1"})
     refused(engine, state, "orange pass", "2-1")
-    engine = Squares2(sq)
+    engine = Squares2(game_data(sq))
     state = engine.setup_state({"to_move": "orange"})
     state.hand[ORANGE] = 0  # nothing in hand, nothing on the board
     assert legal(engine, state) == ["orange pass"]
@@ -488,7 +497,7 @@ def test_pass_only_when_nothing_else_is_legal(sq: Game) -> None:
 
 
 def test_the_first_game_starts_with_janken_and_the_winner_plays_second(sq: Game) -> None:
-    engine = Squares2(sq, options={"games": 3})
+    engine = Squares2(game_data(sq), options={"games": 3})
     state = engine.new_initial_state()
     assert state.current_players() == (CHANCE,)
     assert state.legal_actions(CHANCE) == [Start(ORANGE), Start(PURPLE)]
@@ -505,7 +514,7 @@ def test_the_first_game_starts_with_janken_and_the_winner_plays_second(sq: Game)
 
 
 def test_the_turn_limit_is_for_simulation_and_ends_in_a_draw(sq: Game) -> None:
-    engine = Squares2(sq, options={"turn_limit": 100})
+    engine = Squares2(game_data(sq), options={"turn_limit": 100})
     endings = set()
     for seed in range(30):
         state = engine.new_initial_state()
@@ -513,7 +522,7 @@ def test_the_turn_limit_is_for_simulation_and_ends_in_a_draw(sq: Game) -> None:
         assert state.turn <= 100
         endings.add(engine.query(state, "winner"))
     assert "draw" in endings and endings - {"draw"}
-    assert Squares2(sq).options["turn_limit"] == 0  # the rulebook's rules: no limit
+    assert Squares2(game_data(sq)).options["turn_limit"] == 0  # the rulebook's rules: no limit
 
 
 # --- hidden information ----------------------------------------------------------------------
@@ -617,16 +626,16 @@ EFFECTS = {"test-fortress": Fortress(), "test-anchor": Anchor(), "test-swell": S
 
 def combined(sq: Game, ability: str, **options: Any) -> Squares2:
     """Orange's Tsunami 3 / Diagonal 3 tile becomes `ability` 3 / Diagonal 3 (section 7)."""
-    specs = tile_specs_of_deck(sq, "orange")
+    specs = tile_specs_of_deck(game_data(sq), "orange")
     specs[7] = {
         "id": "made-up",
         "front": {"ability": ability, "value": 3},
         "back": {"ability": "diagonal", "value": 3},
     }
     return Squares2(
-        sq,
+        game_data(sq),
         options=options,
-        sets={"orange": specs, "purple": tile_specs_of_deck(sq, "purple")},
+        sets={"orange": specs, "purple": tile_specs_of_deck(game_data(sq), "purple")},
         abilities=MADE_UP,
         effects=EFFECTS,
     )
@@ -701,16 +710,16 @@ def test_when_both_players_exceed_the_opponent_returns_first(sq: Game) -> None:
 
 
 def test_without_continuous_tiles_in_play_the_engine_takes_the_fast_path(sq: Game) -> None:
-    assert not Squares2(sq).continuous
+    assert not Squares2(game_data(sq)).continuous
     with pytest.raises(ValueError, match="no rules given for its effect 'test-swell'"):
-        specs = tile_specs_of_deck(sq, "orange")
+        specs = tile_specs_of_deck(game_data(sq), "orange")
         specs[7] = {
             "front": {"ability": "swell", "value": 3},
             "back": {"ability": "diagonal", "value": 3},
         }
         Squares2(
-            sq,
-            sets={"orange": specs, "purple": tile_specs_of_deck(sq, "purple")},
+            game_data(sq),
+            sets={"orange": specs, "purple": tile_specs_of_deck(game_data(sq), "purple")},
             abilities=MADE_UP,
         )
 
@@ -751,7 +760,7 @@ def _candidates(engine: Squares2, state: Squares2State) -> list[Action]:
 def test_legal_actions_are_exactly_the_actions_the_checks_allow(
     sq: Game, options: dict[str, Any]
 ) -> None:
-    engine = Squares2(sq, options=options)
+    engine = Squares2(game_data(sq), options=options)
     rng = random.Random(11)
     checked = 0
     kinds: set[str] = set()
@@ -775,7 +784,7 @@ def test_legal_actions_are_exactly_the_actions_the_checks_allow(
 
 
 def test_the_generic_driver_plays_the_same_game_as_the_fast_one(sq: Game) -> None:
-    engine = Squares2(sq)
+    engine = Squares2(game_data(sq))
     for seed in range(5):
         fast = engine.new_initial_state()
         fast.play_random(random.Random(seed))
@@ -852,4 +861,4 @@ def test_a_step_of_an_example_is_checked_like_any_action(sq: Game, tmp_path: Pat
     result = check_file(sq, path)
     assert not result.ok
     assert "rule 4-2: a tile moves 1 square up, down, left or right" in result.line()
-    assert parse_step(Squares2(sq), "orange move c3 c4") == Move(ORANGE, 12, 17)
+    assert parse_step(Squares2(game_data(sq)), "orange move c3 c4") == Move(ORANGE, 12, 17)

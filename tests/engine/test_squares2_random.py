@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from printgen.engines import game_data
 from printgen.model import Game, load_game
 from rules_engine.core import format_step, parse_step, play_random, replay
 from rules_engine.squares2 import OVER, Face, Squares2, Squares2State
@@ -89,7 +90,7 @@ def _hide_backs(state: Squares2State, viewer: int, rng: random.Random) -> Square
     ids=["default", "other-readings-three-games"],
 )
 def test_random_games(sq: Game, options: dict[str, Any]) -> None:
-    engine = Squares2(sq, options=options)
+    engine = Squares2(game_data(sq), options=options)
     ends: set[str | None] = set()
     changed_hidden = 0
     for seed in range(GAMES):
@@ -136,7 +137,7 @@ def test_random_games(sq: Game, options: dict[str, Any]) -> None:
 
 
 def test_random_games_depend_on_the_seed(sq: Game) -> None:
-    engine = Squares2(sq, options={"turn_limit": 100})
+    engine = Squares2(game_data(sq), options={"turn_limit": 100})
     histories = set()
     for seed in range(20):
         state = engine.new_initial_state()

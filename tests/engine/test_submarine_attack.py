@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from printgen.engines import game_data
 from printgen.model import Game
 from rules_engine.core import (
     CHANCE,
@@ -44,7 +45,7 @@ def placed(
     scores: dict[str, int] | None = None,
     **options: Any,
 ) -> tuple[SubmarineAttack, SubmarineAttackState]:
-    engine = SubmarineAttack(game, version, options)
+    engine = SubmarineAttack(game_data(game), version, options)
     setup: dict[str, Any] = {
         "first": first,
         "transports": {"red": red_ships, "blue": blue_ships},
@@ -78,7 +79,7 @@ def sunk(state: SubmarineAttackState, player: int) -> list[int]:
 
 
 def test_current_rules_use_eight_transports_and_choose_eight_of_ten_actions(game: Game) -> None:
-    engine = SubmarineAttack(game)
+    engine = SubmarineAttack(game_data(game))
     assert engine.version == "1.1"
     assert engine.ships_hand == (1, 1, 1, 2, 2, 3, 4, 5)
     assert engine.cards_hand == ("TS", "TA", "TA", "TB", "TB", "TC", "TC", "TC", "EA", "EB")
@@ -95,7 +96,7 @@ def test_current_rules_use_eight_transports_and_choose_eight_of_ten_actions(game
 
 
 def test_rules_1_0_have_ten_transports_torpedo_d_all_actions_and_ten_points(game: Game) -> None:
-    engine = SubmarineAttack(game, "1.0")
+    engine = SubmarineAttack(game_data(game), "1.0")
     assert engine.ships_hand == (1, 1, 1, 1, 2, 2, 2, 3, 4, 5)
     assert "TC" not in engine.cards_hand
     assert engine.cards_hand.count("TD") == 3
@@ -105,7 +106,7 @@ def test_rules_1_0_have_ten_transports_torpedo_d_all_actions_and_ten_points(game
 
 
 def test_rules_1_0_1_cut_the_fleet_but_keep_torpedo_d(game: Game) -> None:
-    engine = SubmarineAttack(game, "1.0.1")
+    engine = SubmarineAttack(game_data(game), "1.0.1")
     assert engine.ships_hand == (1, 1, 1, 2, 2, 3, 4, 5)
     assert engine.cards_hand.count("TD") == 3
     assert engine.actions_placed == 10
@@ -263,7 +264,7 @@ def test_sinking_8_ships_ends_the_round_at_once_sinker_scores_survivors_other_ze
 
 def test_after_all_slots_both_score_their_survivors(game: Game) -> None:
     cards = ["EA", "EB", "EA", "EB"]
-    engine = SubmarineAttack(game, "1.1")
+    engine = SubmarineAttack(game_data(game), "1.1")
     state = engine.setup_state(
         {
             "first": "red",
@@ -285,7 +286,7 @@ def test_after_all_slots_both_score_their_survivors(game: Game) -> None:
 
 def test_the_game_ends_at_the_versions_target_and_most_points_win(game: Game) -> None:
     for version, target in (("1.1", 15), ("1.0", 10)):
-        engine = SubmarineAttack(game, version)
+        engine = SubmarineAttack(game_data(game), version)
         state = engine.setup_state({"scores": {"red": target - 1, "blue": 0}, "first": "blue"})
         hand = list(engine.cards_hand)
         red_cards = ["TS", *[c for i, c in enumerate(hand) if i != hand.index("TS")]]
@@ -308,7 +309,7 @@ def test_the_game_ends_at_the_versions_target_and_most_points_win(game: Game) ->
 
 def test_equal_points_after_a_round_use_the_tie_first_player_option(game: Game) -> None:
     for rule, expected in (("janken", None), ("alternate", BLUE), ("same", RED)):
-        engine = SubmarineAttack(game, "1.1", {"tie_first_player": rule})
+        engine = SubmarineAttack(game_data(game), "1.1", {"tie_first_player": rule})
         state = engine.setup_state(
             {
                 "first": "red",
@@ -331,7 +332,9 @@ def test_equal_points_after_a_round_use_the_tie_first_player_option(game: Game) 
 
 def test_three_players_attack_to_the_left_and_the_victim_scores_zero(game: Game) -> None:
     for rule, third in (("victim_scores_zero", sum(RED_SHIPS)), ("only_sinker_scores", 0)):
-        engine = SubmarineAttack(game, "1.1", {"players": 3, "multiplayer_round_end": rule})
+        engine = SubmarineAttack(
+            game_data(game), "1.1", {"players": 3, "multiplayer_round_end": rule}
+        )
         assert engine.names == ("red", "blue", "p3")
         state = engine.setup_state(
             {
@@ -348,7 +351,7 @@ def test_three_players_attack_to_the_left_and_the_victim_scores_zero(game: Game)
 
 
 def test_notation_round_trips(game: Game) -> None:
-    engine = SubmarineAttack(game)
+    engine = SubmarineAttack(game_data(game))
     for action in (
         Start(BLUE),
         Place(RED, (5, 1, 2, 3, 1, 2), ("TS", "TA", "TB", "TC", "EA", "TB", "TA", "TC")),
@@ -366,11 +369,11 @@ def test_notation_round_trips(game: Game) -> None:
 )
 def test_unreadable_notation_is_a_notation_error(game: Game, text: str) -> None:
     with pytest.raises(NotationError):
-        parse_step(SubmarineAttack(game), text)
+        parse_step(SubmarineAttack(game_data(game)), text)
 
 
 def test_placement_errors_name_the_rule(game: Game) -> None:
-    engine = SubmarineAttack(game)
+    engine = SubmarineAttack(game_data(game))
     state = engine.setup_state({"first": "red"})
     ok = Place(BLUE, (1, 1, 2, 2, 3, 5), ("TS", "TA", "TA", "TB", "TB", "TC", "TC", "EA"))
     with pytest.raises(IllegalActionError) as info:
@@ -399,13 +402,13 @@ def test_a_target_outside_the_choices_is_refused(game: Game) -> None:
 
 def test_unknown_and_disallowed_options_are_errors(game: Game) -> None:
     with pytest.raises(OptionError, match="unknown rule option 'fives'"):
-        SubmarineAttack(game, options={"fives": "miss"})
+        SubmarineAttack(game_data(game), options={"fives": "miss"})
     with pytest.raises(OptionError, match="must be one of any_column, miss"):
-        SubmarineAttack(game, options={"five_or_more": "twice"})
+        SubmarineAttack(game_data(game), options={"five_or_more": "twice"})
 
 
 def test_legal_placements_are_listed_lazily_with_membership(game: Game) -> None:
-    engine = SubmarineAttack(game)
+    engine = SubmarineAttack(game_data(game))
     state = engine.setup_state({"first": "red"})
     legal = state.legal_actions(RED)
     # distinct ordered choices: 6 of the transports x 8 of (S A A B B C C C EA EB)
@@ -442,6 +445,6 @@ def test_every_stated_clue_holds_under_every_rule_version(game: Game) -> None:
     attack 1, evasion B leaves S no die, C is the weak torpedo, survivors 5 + 1 and
     2 + 1 + 1 can score (rule 2-5), and the old fleet 1 1 1 2 2 3 could be placed."""
     for version in ("1.0", "1.0.1", "1.1"):
-        clues = {c.id: c.holds for c in check_clues(game, version)}
+        clues = {c.id: c.holds for c in check_clues(game_data(game), version)}
         assert {"torpedo-s-attack-1", "survivors-5-1", "survivors-2-1-1"} <= set(clues)
         assert all(clues.values()), (version, clues)

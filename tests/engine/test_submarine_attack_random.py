@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from printgen.engines import game_data
 from printgen.model import Game
 from rules_engine.core import (
     JointAction,
@@ -87,7 +88,7 @@ def _hidden_variant(
     ids=[f"{v}-{'-'.join(map(str, o.values())) or 'default'}" for v, o in CASES],
 )
 def test_random_games(game: Game, version: str, options: dict[str, Any]) -> None:
-    engine = SubmarineAttack(game, version, options)
+    engine = SubmarineAttack(game_data(game), version, options)
     changed_hidden = 0
     for seed in range(GAMES):
         # Fast driver.
@@ -141,7 +142,7 @@ def test_random_games(game: Game, version: str, options: dict[str, Any]) -> None
 
 
 def test_random_games_depend_on_the_seed(game: Game) -> None:
-    engine = SubmarineAttack(game)
+    engine = SubmarineAttack(game_data(game))
     histories = set()
     for seed in range(20):
         state = engine.new_initial_state()
@@ -151,7 +152,7 @@ def test_random_games_depend_on_the_seed(game: Game) -> None:
 
 
 def test_a_view_hides_the_opponents_face_down_cards(game: Game) -> None:
-    engine = SubmarineAttack(game)
+    engine = SubmarineAttack(game_data(game))
     state = engine.new_initial_state()
     rng = random.Random(7)
     while state.phase not in (ROLL, TARGET):

@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 import yaml
 
+from printgen.engines import game_data
 from printgen.errors import PrintgenError
+from printgen.examples import Example, ExampleSpec, check_game, example_files, run_example
 from printgen.model import Game, load_game
 from printgen.source import Document, validate
 from rules_engine.core import (
@@ -25,7 +27,6 @@ from rules_engine.core import (
     parse_step,
     replay,
 )
-from rules_engine.examples import Example, ExampleSpec, check_game, example_files, run_example
 from rules_engine.registry import engine_for
 from rules_engine.subzero import (
     DEATHMATCH,
@@ -60,7 +61,7 @@ def start(
 ) -> tuple[Subzero, SubzeroState]:
     """A game in progress: the first reveal of a turn is next."""
     opts = {"players": len(positions) + len(setup.get("out", [])), **(options or {})}
-    engine = Subzero(game, None, opts)
+    engine = Subzero(game_data(game), None, opts)
     hands = setup.pop("hands", None) or {name: ["swish", "swish"] for name in programs}
     full = {"start": setup.pop("start", next(iter(positions))), "positions": positions}
     full.update(programs=programs, hands=hands, **setup)
@@ -84,7 +85,7 @@ def q(engine: Subzero, state: SubzeroState, name: str) -> Any:
 
 
 def test_numbers_come_from_the_data(sz: Game) -> None:
-    engine = Subzero(sz)
+    engine = Subzero(game_data(sz))
     assert (engine.width, engine.height) == (8, 8)
     assert engine.square_names[0] == "A1" and engine.square_names[-1] == "H8"
     assert (engine.hand_size, engine.slots, engine.max_snowballs) == (5, 3, 2)
@@ -104,7 +105,7 @@ def test_numbers_come_from_the_data(sz: Game) -> None:
     assert {c.steps for c in engine.cards if "move" in c.actions} == {1, 2, 3, 4}
     assert engine.names == ("red", "blue", "green", "yellow")
     assert engine.damage_limit == 5 and engine.ending == DEATHMATCH
-    assert Subzero(sz, None, {"players": 2}).names == ("red", "blue")
+    assert Subzero(game_data(sz), None, {"players": 2}).names == ("red", "blue")
 
 
 def _changed(game: Game, **rules: Any) -> Game:
@@ -124,7 +125,7 @@ def test_a_changed_parameter_in_the_data_changes_the_rules(sz: Game) -> None:
         },
         endings={"deathmatch": {"damage_limit": 3}},
     )
-    engine = Subzero(game, None, {"players": 2})
+    engine = Subzero(game_data(game), None, {"players": 2})
     assert engine.square_names[-1] == "f5" and engine.damage_limit == 3
     state = engine.setup_state(
         {
@@ -146,7 +147,7 @@ def test_a_changed_parameter_in_the_data_changes_the_rules(sz: Game) -> None:
 def test_options_are_named_and_checked(sz: Game) -> None:
     entry = engine_for("subzero")
     assert entry is not None
-    assert {o.name for o in entry.options_for(sz)} == {
+    assert {o.name for o in entry.options_for(game_data(sz))} == {
         "players",
         "ending",
         "damage_limit",
@@ -158,16 +159,16 @@ def test_options_are_named_and_checked(sz: Game) -> None:
         "edge_reach",
         "ball_range",
     }
-    for option in options_from(sz):
+    for option in options_from(game_data(sz)):
         assert option.explain.ja and option.explain.en
         for text in option.choices.values():
             assert text.ja and text.en
     with pytest.raises(OptionError, match="unknown rule option 'turn'"):
-        Subzero(sz, None, {"turn": "left"})
+        Subzero(game_data(sz), None, {"turn": "left"})
     with pytest.raises(OptionError, match="must be one of"):
-        Subzero(sz, None, {"edge_turn": "up"})
+        Subzero(game_data(sz), None, {"edge_turn": "up"})
     with pytest.raises(OptionError):
-        Subzero(sz, None, {"players": 5})
+        Subzero(game_data(sz), None, {"players": 5})
 
 
 # --- notation -------------------------------------------------------------------------------
@@ -175,7 +176,7 @@ def test_options_are_named_and_checked(sz: Game) -> None:
 
 def test_notation_round_trips_on_every_legal_action(sz: Game) -> None:
     for options in ({}, {"combined_cards": "one"}, {"edge_turn": "right"}):
-        engine = Subzero(sz, None, options)
+        engine = Subzero(game_data(sz), None, options)
         rng = random.Random(5)
         state = engine.new_initial_state()
         seen = 0
@@ -197,7 +198,7 @@ def test_notation_round_trips_on_every_legal_action(sz: Game) -> None:
 
 
 def test_bad_notation_names_the_problem(sz: Game) -> None:
-    engine = Subzero(sz)
+    engine = Subzero(game_data(sz))
     for text, message in (
         ("", "empty action"),
         ("red shoot UP", "unknown direction 'UP'"),
@@ -525,7 +526,7 @@ def test_multiset_draws_are_the_distinct_hands(sz: Game) -> None:
 
 
 def test_drawing_from_an_empty_pile_needs_a_reshuffle_first(sz: Game) -> None:
-    engine = Subzero(sz, None, {"players": 2})
+    engine = Subzero(game_data(sz), None, {"players": 2})
     state = engine.setup_state(
         {
             "start": "red",
@@ -548,7 +549,7 @@ def test_drawing_from_an_empty_pile_needs_a_reshuffle_first(sz: Game) -> None:
 
 
 def test_a_player_sees_no_hidden_cards(sz: Game) -> None:
-    engine = Subzero(sz, None, {"players": 2})
+    engine = Subzero(game_data(sz), None, {"players": 2})
     state = engine.new_initial_state()
     do(engine, state, "youngest red", "red place A1", "blue place H8")
     do(
@@ -584,7 +585,7 @@ def test_a_player_sees_no_hidden_cards(sz: Game) -> None:
 def test_bad_setups_are_refused(sz: Game) -> None:
     from rules_engine.core import SetupError
 
-    engine = Subzero(sz, None, {"players": 2})
+    engine = Subzero(game_data(sz), None, {"players": 2})
     base = {"start": "red", "positions": {"red": "A1", "blue": "H8"}}
     for setup, message in (
         ({"colour": 1}, "unknown setup key"),

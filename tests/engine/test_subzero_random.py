@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from printgen.engines import game_data
 from printgen.model import Game, load_game
 from rules_engine.core import (
     JointAction,
@@ -162,7 +163,7 @@ def _replay(state: SubzeroState, history: list[Step[Action]], fresh: bool = True
     ids=["-".join(f"{k}={v}" for k, v in o.items()) or "default" for o in OPTION_SETS],
 )
 def test_random_games(sz: Game, options: dict[str, Any]) -> None:
-    engine = Subzero(sz, None, options)
+    engine = Subzero(game_data(sz), None, options)
     changed_hidden = 0
     checked = 0
     for seed in range(GAMES):
@@ -223,7 +224,7 @@ def test_random_games(sz: Game, options: dict[str, Any]) -> None:
 
 
 def test_random_games_depend_on_the_seed(sz: Game) -> None:
-    engine = Subzero(sz, None, {"ending": "survival"})
+    engine = Subzero(game_data(sz), None, {"ending": "survival"})
     histories = set()
     for seed in range(20):
         state = engine.new_initial_state()

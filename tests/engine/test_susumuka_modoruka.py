@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 import yaml
 
+from printgen.engines import game_data
+from printgen.examples import check_game, example_files
 from printgen.model import Game, load_game
 from rules_engine.core import (
     CHANCE,
@@ -20,7 +22,6 @@ from rules_engine.core import (
     options_from,
     play_random,
 )
-from rules_engine.examples import check_game, example_files
 from rules_engine.registry import engine_for
 from rules_engine.susumuka_modoruka import (
     Act,
@@ -44,7 +45,7 @@ def start(
     game: Game, options: dict[str, Any] | None = None, **setup: Any
 ) -> tuple[SusumukaModoruka, SusumukaState]:
     """A 2-player game (unless told) where `first` (default yellow) is to act."""
-    engine = SusumukaModoruka(game, None, {"players": 2, **(options or {})})
+    engine = SusumukaModoruka(game_data(game), None, {"players": 2, **(options or {})})
     setup.setdefault("first", "yellow")
     return engine, engine.setup_state(setup)
 
@@ -72,7 +73,7 @@ def _changed(game: Game, **rules: Any) -> Game:
 
 
 def test_numbers_come_from_the_data(sm: Game) -> None:
-    engine = SusumukaModoruka(sm)
+    engine = SusumukaModoruka(game_data(sm))
     assert engine.names == ("yellow", "pink", "white", "black")
     assert (engine.turns, engine.start_hp, engine.base_dice, engine.faces) == (20, 20, 1, 6)
     assert engine.investigate_draws == 2 and engine.depth_max == 39
@@ -102,7 +103,7 @@ def test_numbers_come_from_the_data(sm: Game) -> None:
 
 def test_option_defaults_are_the_readings_of_the_data(sm: Game) -> None:
     rules = sm.info.rules
-    options = options_from(sm)
+    options = options_from(game_data(sm))
     defaults = {o.name: o.default for o in options}
     assert defaults["players"] == sm.info.players.best
     assert {o.name: o for o in options}["players"].allowed == tuple(
@@ -124,7 +125,7 @@ def test_option_defaults_are_the_readings_of_the_data(sm: Game) -> None:
 
 def test_a_changed_parameter_in_the_data_changes_the_rules(sm: Game) -> None:
     game = _changed(sm, turns=3, start_hp=7, investigate_draws=3)
-    engine = SusumukaModoruka(game, None, {"players": 2})
+    engine = SusumukaModoruka(game_data(game), None, {"players": 2})
     state = engine.new_initial_state()
     state.play_random(random.Random(1))
     assert state.round == 3 and q(engine, state, "turns_passed") == 3
@@ -139,7 +140,7 @@ def test_a_changed_parameter_in_the_data_changes_the_rules(sm: Game) -> None:
 def test_options_are_named_and_checked(sm: Game) -> None:
     entry = engine_for("susumuka-modoruka")
     assert entry is not None
-    assert {o.name for o in entry.options_for(sm)} == {
+    assert {o.name for o in entry.options_for(game_data(sm))} == {
         "players",
         "winner",
         "tie_break",
@@ -151,17 +152,21 @@ def test_options_are_named_and_checked(sm: Game) -> None:
         "flee_timing",
     }
     with pytest.raises(OptionError, match="must be one of"):
-        entry.load(sm, None, {"players": 5})
+        entry.load(game_data(sm), None, {"players": 5})
     with pytest.raises(OptionError, match="unknown rule option"):
-        entry.load(sm, None, {"tiebreak": "hp"})
-    assert SusumukaModoruka(sm, None, {"players": 3}).names == ("yellow", "pink", "white")
+        entry.load(game_data(sm), None, {"tiebreak": "hp"})
+    assert SusumukaModoruka(game_data(sm), None, {"players": 3}).names == (
+        "yellow",
+        "pink",
+        "white",
+    )
 
 
 # --- notation -------------------------------------------------------------------------------
 
 
 def test_notation_round_trips_on_every_legal_action(sm: Game) -> None:
-    engine = SusumukaModoruka(sm)
+    engine = SusumukaModoruka(game_data(sm))
     rng = random.Random(3)
     seen = 0
     for seed in range(20):
@@ -178,7 +183,7 @@ def test_notation_round_trips_on_every_legal_action(sm: Game) -> None:
 
 
 def test_bad_notation_names_the_problem(sm: Game) -> None:
-    engine = SusumukaModoruka(sm)
+    engine = SusumukaModoruka(game_data(sm))
     for text, message in (
         ("", "empty action"),
         ("roll", "needs the dice"),
@@ -360,7 +365,7 @@ def test_a_flight_from_outside_stays_outside(sm: Game) -> None:
 
 
 def test_the_game_lasts_twenty_turns_and_skills_follow_turns_passed(sm: Game) -> None:
-    engine = SusumukaModoruka(sm, None, {"players": 3})
+    engine = SusumukaModoruka(game_data(sm), None, {"players": 3})
     state = engine.new_initial_state()
     do(engine, state, "first white")
     assert q(engine, state, "current") == "white" and q(engine, state, "turns_passed") == 0
@@ -378,9 +383,11 @@ def test_the_game_lasts_twenty_turns_and_skills_follow_turns_passed(sm: Game) ->
 
 
 def test_nothing_to_draw_or_fight_means_pass(sm: Game) -> None:
-    everything = [c.id for c in SusumukaModoruka(sm).dungeon if c.type != "lost_property"]
+    everything = [
+        c.id for c in SusumukaModoruka(game_data(sm)).dungeon if c.type != "lost_property"
+    ]
     every = []
-    for card in SusumukaModoruka(sm).dungeon:
+    for card in SusumukaModoruka(game_data(sm)).dungeon:
         every.extend([card.id] * card.count if card.type != "lost_property" else [])
     assert len(everything) < len(every)
     engine, state = start(sm, hand={"pink": every})
@@ -439,7 +446,7 @@ def test_the_item_deck_may_be_chosen_by_option(sm: Game) -> None:
 
 
 def test_an_empty_deck_gives_the_used_items_under_it(sm: Game) -> None:
-    engine = SusumukaModoruka(sm)
+    engine = SusumukaModoruka(game_data(sm))
     bronze = [i.id for i in engine.deck_items["bronze"] for _ in range(i.count)]
     rest = [b for b in bronze if b != "bomb"]
     engine, state = start(
@@ -541,7 +548,7 @@ def test_a_view_hides_the_other_hands_only(sm: Game) -> None:
 
 
 def test_setup_errors_point_at_their_key(sm: Game) -> None:
-    engine = SusumukaModoruka(sm, None, {"players": 2})
+    engine = SusumukaModoruka(game_data(sm), None, {"players": 2})
     for setup, key in (
         ({"first": "green"}, ("first",)),
         ({"colour": 1}, ("colour",)),
@@ -569,7 +576,7 @@ def test_a_diagram_shows_the_track_players_and_the_combat(sm: Game) -> None:
 
 
 def test_the_generic_driver_plays_whole_games(sm: Game) -> None:
-    engine = SusumukaModoruka(sm)
+    engine = SusumukaModoruka(game_data(sm))
     state = engine.new_initial_state()
     steps = play_random(state, random.Random(11))
     assert state.is_terminal() and steps == len(state.history)

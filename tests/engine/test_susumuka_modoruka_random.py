@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from printgen.engines import game_data
 from printgen.model import Game, load_game
 from rules_engine.core import IllegalActionError, format_step, parse_step, play_random
 from rules_engine.susumuka_modoruka import (
@@ -97,7 +98,7 @@ def _hidden_variant(
     "options", OPTION_SETS, ids=["-".join(map(str, o.values())) or "default" for o in OPTION_SETS]
 )
 def test_random_games(sm: Game, options: dict[str, Any]) -> None:
-    engine = SusumukaModoruka(sm, None, options)
+    engine = SusumukaModoruka(game_data(sm), None, options)
     hidden_checked = 0
     endings: set[str] = set()
     for seed in range(GAMES):
@@ -151,7 +152,7 @@ def test_random_games(sm: Game, options: dict[str, Any]) -> None:
 
 
 def test_random_games_depend_on_the_seed(sm: Game) -> None:
-    engine = SusumukaModoruka(sm)
+    engine = SusumukaModoruka(game_data(sm))
     histories = set()
     for seed in range(20):
         state = engine.new_initial_state()
@@ -162,7 +163,7 @@ def test_random_games_depend_on_the_seed(sm: Game) -> None:
 
 def test_random_play_reaches_every_part_of_the_rules(sm: Game) -> None:
     """Random games do escape (with an item), die and pick up lost property."""
-    engine = SusumukaModoruka(sm)
+    engine = SusumukaModoruka(game_data(sm))
     escapes = deaths = pickups = 0
     deepest = 0
     for seed in range(200):
@@ -187,7 +188,7 @@ ITEMS = {
 def test_random_games_with_every_item_in_play(sm: Game, options: dict[str, Any]) -> None:
     """Every item effect (climb, revive, reroll, power, safe flee, regen...) in random play,
     from a start where the players hold them, deep in the dungeon with flags planted."""
-    engine = SusumukaModoruka(sm, None, options)
+    engine = SusumukaModoruka(game_data(sm), None, options)
     setup = {
         "first": "yellow",
         "items": ITEMS,

@@ -1,0 +1,211 @@
+"""Worked examples as files: `components/<game>/examples/*.yaml`, read and checked.
+
+printgen reads and validates an example file (every value keeps its file:line:col),
+hands the engine an in-memory `rules_engine.examples.WorkedExample`, and turns the
+engine's report (the step and the key path that differ) back into a place in the file.
+The file format is described in `rules_engine.examples`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, model_validator
+
+from printgen.engines import game_data
+from printgen.errors import ErrorList, Location, PrintgenError, display_path
+from printgen.model import Game, Strict, Text
+from printgen.source import Document, Key, load_yaml, validate
+from rules_engine.core import Bilingual, Engine, OptionError
+from rules_engine.examples import (
+    ExampleError,
+    ExampleStep,
+    StepTrace,
+    WorkedExample,
+    replay,
+)
+from rules_engine.registry import engine_for
+
+
+class StepSpec(Strict):
+    do: str | list[str] | None = None
+    exhaust: Literal["chance"] | None = None
+    say: Text
+    expect: dict[str, Any] | None = None
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> StepSpec:
+        if self.do is not None and self.exhaust is not None:
+            raise ValueError("a step has 'do' (actions) or 'exhaust: chance', not both")
+        return self
+
+
+class ExampleSpec(Strict):
+    title: Text
+    about: Text | None = None
+    version: str | None = None
+    options: dict[str, Any] = Field(default_factory=dict)
+    setup: dict[str, Any] = Field(default_factory=dict)
+    steps: list[StepSpec] = Field(default_factory=list)
+    expect: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Example:
+    """A loaded example file."""
+
+    path: Path
+    doc: Document
+    spec: ExampleSpec
+
+    def where(self, key: Key) -> Location:
+        return self.doc.where(key)
+
+
+@dataclass(frozen=True)
+class ExampleResult:
+    """The outcome of checking one example file."""
+
+    game_id: str
+    file: Path
+    ok: bool
+    title: Text | None = None
+    version: str | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+    where: Location | None = None
+    step: int | None = None  # 1-based; None: the final `expect` or the file itself
+    key: str | None = None
+    expected: Any = None
+    actual: Any = None
+    message: str = ""
+    steps: tuple[StepTrace, ...] = ()
+
+    @property
+    def status(self) -> str:
+        return "ok" if self.ok else "FAIL"
+
+    def line(self) -> str:
+        """One output line: `ok   path  title [reading]` or `FAIL file:line:col: ...`."""
+        if self.ok:
+            reading = f"rules {self.version}"
+            if self.options:
+                reading += ", " + ", ".join(f"{k}={v}" for k, v in self.options.items())
+            title = self.title.en if self.title else ""
+            return f"ok   {display_path(self.file)}  {title} [{reading}]"
+        place = str(self.where) if self.where else display_path(self.file)
+        at = f"step {self.step}: " if self.step else ""
+        if self.key is not None:
+            return (
+                f"FAIL {place}: {at}{self.key}: expected {_show(self.expected)}, "
+                f"got {_show(self.actual)}"
+            )
+        return f"FAIL {place}: {at}{self.message}"
+
+
+def _show(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+
+
+def example_files(game: Game) -> list[Path]:
+    return sorted((game.folder / "examples").glob("*.yaml"))
+
+
+def load_example(path: Path) -> Example:
+    """Read and validate an example file (errors are `file:line:col: message`); the file
+    must lie in its game's folder (a link that leads elsewhere is refused)."""
+    doc = load_yaml(path, [path.parent.parent])
+    spec = validate(ExampleSpec, doc)
+    return Example(path, doc, spec)
+
+
+def check_game(game: Game) -> list[ExampleResult]:
+    """Check every example of a game; a file that cannot be read is one FAIL result."""
+    results = []
+    for path in example_files(game):
+        try:
+            results.append(run_example(game, load_example(path)))
+        except PrintgenError as exc:
+            where = exc.where
+            message = exc.message
+            if isinstance(exc, ErrorList) and exc.errors:
+                where = exc.errors[0].where
+                message = "; ".join(e.message for e in exc.errors)
+            results.append(ExampleResult(game.id, path, False, where=where, message=message))
+    return results
+
+
+def check_file(game: Game, path: Path) -> ExampleResult:
+    """Check one example file (a file that cannot be read raises PrintgenError)."""
+    return run_example(game, load_example(path))
+
+
+def build_engine(game: Game, example: Example) -> Engine[Any]:
+    entry = engine_for(game.id)
+    if entry is None:
+        raise PrintgenError(f"no rules engine plays {game.id}", example.where(()))
+    spec = example.spec
+    versions = [v.id for v in game.info.rule_versions]
+    if spec.version is not None and versions and spec.version not in versions:
+        raise PrintgenError(
+            f"unknown rule version '{spec.version}' (versions: {', '.join(versions)})",
+            example.where(("version",)),
+        )
+    try:
+        return entry.load(game_data(game), spec.version, spec.options)
+    except OptionError as exc:
+        key = ("options", exc.name)
+        known = exc.name in entry.option_names
+        where = example.where(key) if known else example.doc.where_key(key)
+        raise PrintgenError(str(exc), where) from None
+    except ValueError as exc:  # the game's data does not fit its engine
+        raise PrintgenError(f"{game.id} data: {exc}", example.where(())) from None
+
+
+def worked(example: Example) -> WorkedExample:
+    """The example as the engine replays it."""
+    spec = example.spec
+    return WorkedExample(
+        title=Bilingual(spec.title.ja, spec.title.en),
+        steps=tuple(
+            ExampleStep(
+                Bilingual(step.say.ja, step.say.en),
+                tuple(step.do) if isinstance(step.do, list) else step.do,
+                step.exhaust is not None,
+                step.expect,
+            )
+            for step in spec.steps
+        ),
+        version=spec.version,
+        options=spec.options,
+        setup=spec.setup,
+        expect=spec.expect,
+    )
+
+
+def run_example(game: Game, example: Example) -> ExampleResult:
+    """Replay an example through the game's engine and compare every `expect` value."""
+    engine = build_engine(game, example)
+    try:
+        found = replay(engine, worked(example))
+    except ExampleError as exc:
+        where = example.doc.where_key(exc.key) if exc.at_key else example.where(exc.key)
+        raise PrintgenError(exc.message, where) from None
+    return ExampleResult(
+        game.id,
+        example.path,
+        found.ok,
+        title=example.spec.title,
+        version=found.version,
+        options=found.options,
+        where=None if found.ok else example.where(found.key),
+        step=found.step,
+        key=found.name,
+        expected=found.expected,
+        actual=found.actual,
+        message=found.message,
+        steps=found.steps,
+    )
