@@ -1,0 +1,166 @@
+"""The book and its sections: `book.yaml` (the contents, in order: written sections and
+generated blocks) and each `<section>.yaml` (a section's text in Japanese and English),
+loaded and validated; which translations are stale, and `printgen rulebook-sync`, which
+records that both languages of a section match again."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+
+from printgen.errors import ErrorList, Location, PrintgenError
+from printgen.model import Game, Identifier, Strict, Text
+from printgen.source import Document, load_yaml, validate
+from printgen.units import Length
+
+
+class SectionText(Strict):
+    text: str
+    translates: str | None = None  # fingerprint of the other language's text it translates
+
+
+class Section(Strict):
+    title: Text
+    ja: SectionText
+    en: SectionText
+
+
+class Entry(Strict):
+    """One item of the contents: a written section or a generated block."""
+
+    section: Identifier | None = None
+    block: (
+        Literal["components", "examples", "clarifications", "history", "picture", "toc"] | None
+    ) = None
+    piece: str | None = None
+    caption: Text | None = None
+    title: Text | None = None
+    width: Length | None = None  # of a picture, in mm (default: the column width)
+
+
+class Book(Strict):
+    paper: Literal["a5", "a4"] = "a5"
+    contents: list[Entry]
+    quick_reference: Identifier | None = None
+    examples: list[str] | None = None  # example file names (without .yaml) to print; default all
+    running_title: Text | None = None
+    labels: dict[str, Text] = Field(default_factory=dict)
+
+
+@dataclass
+class LoadedSection:
+    id: str
+    section: Section
+    doc: Document
+
+    def fingerprint(self, lang: str) -> str:
+        return fingerprint(self.section.ja.text if lang == "ja" else self.section.en.text)
+
+    def stale(self) -> list[str]:
+        """Languages whose text no longer matches the counterpart it was translated from."""
+        out = []
+        ja, en = self.section.ja, self.section.en
+        if en.translates != self.fingerprint("ja"):
+            out.append("en")
+        if ja.translates != self.fingerprint("en"):
+            out.append("ja")
+        return out
+
+
+def fingerprint(text: str) -> str:
+    return hashlib.sha256(text.strip().encode("utf-8")).hexdigest()[:12]
+
+
+@dataclass
+class Rulebook:
+    game: Game
+    book: Book
+    folder: Path
+    sections: dict[str, LoadedSection] = field(default_factory=dict)
+    doc: Document | None = None  # book.yaml, for the places of its entries
+
+    def where(self, *key: str | int) -> Location:
+        return self.doc.where(key) if self.doc else Location(self.folder / "book.yaml")
+
+    def stale_report(self) -> list[str]:
+        lines = []
+        for sec in self.sections.values():
+            for lang in sec.stale():
+                other = "ja" if lang == "en" else "en"
+                where = sec.doc.where((lang,))
+                lines.append(
+                    f"{where}: section '{sec.id}': the {lang} text is stale (its {other} counterpart "
+                    f"changed); update it, then run `printgen rulebook-sync {self.game.id} {sec.id}`"
+                )
+        return lines
+
+
+def has_rulebook(game: Game) -> bool:
+    return (game.folder / "rulebook" / "book.yaml").is_file()
+
+
+def load_rulebook(game: Game) -> Rulebook:
+    folder = game.folder / "rulebook"
+    doc = load_yaml(folder / "book.yaml", [game.folder])
+    book = validate(Book, doc)
+    rb = Rulebook(game, book, folder, doc=doc)
+    errors: list[PrintgenError] = []
+    wanted = [e.section for e in book.contents if e.section]
+    if book.quick_reference:
+        wanted.append(book.quick_reference)
+    for i, entry in enumerate(book.contents):
+        if (entry.section is None) == (entry.block is None):
+            errors.append(
+                PrintgenError(
+                    "each entry names a 'section' or a 'block'", doc.where(("contents", i))
+                )
+            )
+    for name in wanted:
+        path = folder / f"{name}.yaml"
+        if not path.is_file():
+            errors.append(
+                PrintgenError(f"no section file rulebook/{name}.yaml", doc.where(("contents",)))
+            )
+            continue
+        sdoc = load_yaml(path, [game.folder])
+        try:
+            rb.sections[name] = LoadedSection(name, validate(Section, sdoc), sdoc)
+        except ErrorList as exc:
+            errors.extend(exc.errors)
+    if errors:
+        raise ErrorList(errors)
+    return rb
+
+
+def sync_section(game: Game, section_id: str) -> None:
+    """Record that both languages of a section match now (after a translator's update)."""
+    path = game.folder / "rulebook" / f"{section_id}.yaml"
+    rb = load_rulebook(game)
+    if section_id not in rb.sections:
+        raise PrintgenError(f"no section '{section_id}' in {game.id}'s rulebook")
+    sec = rb.sections[section_id]
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    for lang, other in (("ja", "en"), ("en", "ja")):
+        stamp = f"translates: {sec.fingerprint(other)}\n"
+        head = next(i for i, line in enumerate(lines) if line.rstrip() == f"{lang}:")
+        end = next(
+            (
+                i
+                for i in range(head + 1, len(lines))
+                if lines[i].strip() and not lines[i][0].isspace()
+            ),
+            len(lines),
+        )
+        found = next(
+            (i for i in range(head + 1, end) if re.match(r"^  translates:", lines[i])), None
+        )
+        if found is None:
+            lines.insert(head + 1, f"  {stamp}")
+        else:
+            lines[found] = f"  {stamp}"
+    path.write_text("".join(lines), encoding="utf-8")

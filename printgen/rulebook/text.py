@@ -1,0 +1,130 @@
+"""Section texts: Markdown split into blocks of HTML, a quarter-em space between
+Japanese and Latin runs, and the template context that lets a text quote the game data
+(`{{ rules.target_points }}`, `{{ count('torpedo-s') }}`)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markupsafe import Markup
+
+from printgen.errors import Location
+from printgen.model import Game, Text
+from printgen.templating import (
+    RULES_ORIGIN,
+    Origin,
+    TemplateFailure,
+    data_view,
+    render,
+    suggestion,
+)
+
+_md = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
+_CJK = r"[\u3040-\u30ff\u3400-\u9fff\uff01-\uff5e]"
+_LATIN = r"[A-Za-z0-9]"
+_TAG = re.compile(r"(<[^>]+>)")
+
+
+def autospace(html: str) -> str:
+    """A quarter-em space between Japanese and Latin runs (outside tags)."""
+    parts = _TAG.split(html)
+    for i in range(0, len(parts), 2):
+        parts[i] = re.sub(rf"({_CJK})({_LATIN})", "\\1\u2005\\2", parts[i])
+        parts[i] = re.sub(rf"({_LATIN})({_CJK})", "\\1\u2005\\2", parts[i])
+    return "".join(parts)
+
+
+def markdown_blocks(text: str) -> list[Markup]:
+    """Markdown split into top-level blocks (paragraphs, lists, tables), each as HTML."""
+    blocks: list[str] = []
+    current: list[str] = []
+    for line in text.strip().splitlines():
+        if not line.strip():
+            if current:
+                blocks.append("\n".join(current))
+                current = []
+            continue
+        starts_item = line.lstrip().startswith(("- ", "* ", "|")) or re.match(r"\s*\d+\. ", line)
+        continues = (
+            current and (starts_item or line.startswith("  ")) and _is_list_or_table(current[0])
+        )
+        if current and not continues and starts_item:
+            blocks.append("\n".join(current))
+            current = []
+        current.append(line)
+    if current:
+        blocks.append("\n".join(current))
+    return [Markup(autospace(_md.render(block))) for block in blocks]
+
+
+def _is_list_or_table(line: str) -> bool:
+    return bool(line.lstrip().startswith(("- ", "* ", "|")) or re.match(r"\s*\d+\. ", line))
+
+
+class TextContext:
+    """What section texts may quote: the game data, never typed-in numbers."""
+
+    def __init__(self, game: Game, lang: str) -> None:
+        self.game = game
+        self.lang = lang
+
+    def data(self) -> dict[str, Any]:
+        g = self.game
+        return {
+            "game": g.info,
+            "title": g.info.title[self.lang],
+            "rules": data_view(g.rule_params(), RULES_ORIGIN),
+            "version": g.version(),
+            "versions": g.info.rule_versions,
+            "decks": list(g.decks.values()),
+            "count": self.count,
+            "per_deck": self.per_deck,
+            "values": self.values,
+            "name": self.name,
+            "lang": self.lang,
+        }
+
+    def _matching(self, component_id: str) -> list[Any]:
+        found = [
+            p for p in self.game.pieces if p.component.id == component_id or p.id == component_id
+        ]
+        if not found:
+            known = sorted({p.component.id for p in self.game.pieces})
+            raise TemplateFailure(
+                f"no component '{component_id}' in {self.game.id}{suggestion(component_id, known)}"
+            )
+        return found
+
+    def count(self, *component_ids: str) -> int:
+        """Copies of these components over all decks."""
+        return sum(p.count for cid in component_ids for p in self._matching(cid))
+
+    def per_deck(self, *component_ids: str) -> int:
+        """Copies of these components in one deck (one player's set)."""
+        total = 0
+        for cid in component_ids:
+            pieces = self._matching(cid)
+            first_deck = pieces[0].deck.id if pieces[0].deck else None
+            total += sum(p.count for p in pieces if (p.deck.id if p.deck else None) == first_deck)
+        return total
+
+    def values(self, component_id: str) -> dict[str, Any]:
+        piece = self._matching(component_id)[0]
+        origin = Origin(f"component {piece.id}", "value", piece.place("values"))
+        view: dict[str, Any] = data_view(dict(piece.values), origin)
+        return view
+
+    def name(self, component_id: str) -> str:
+        text: Text = self._matching(component_id)[0].component.name
+        return text[self.lang]
+
+
+def render_text(source: str, ctx: TextContext, where: Location) -> str:
+    from printgen.render import template_error
+
+    try:
+        return render(source, ctx.data())
+    except TemplateFailure as exc:
+        raise template_error(exc, where, f"rulebook text ({ctx.lang})") from None
