@@ -19,6 +19,7 @@ sys.path.insert(0, str(ROOT))
 
 from playout import games_per_second  # noqa: E402
 
+from printgen.engines import game_data  # noqa: E402
 from printgen.model import load_game  # noqa: E402
 from rules_engine.submarine_attack import SubmarineAttack  # noqa: E402
 
@@ -36,7 +37,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--version", action="append", help="rule version (default: all)")
     args = parser.parse_args()
-    game = load_game(ROOT / "components" / "submarine-attack")
+    game = game_data(load_game(ROOT / "components" / "submarine-attack"))
     versions = args.version or [v.id for v in game.info.rule_versions]
     print(f"Submarine Attack, random full games per second on one core ({args.seconds:g} s each)")
     for version in versions:

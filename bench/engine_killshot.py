@@ -22,6 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from playout import games_per_second  # noqa: E402
 
+from printgen.engines import game_data  # noqa: E402
 from printgen.model import load_game  # noqa: E402
 from rules_engine.kill_shot import OPTIONAL_RULES, KillShot  # noqa: E402
 
@@ -46,7 +47,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--generic", action="store_true", help="also time the generic driver")
     args = parser.parse_args()
-    game = load_game(ROOT / "components" / "kill-shot")
+    game = game_data(load_game(ROOT / "components" / "kill-shot"))
     print(f"KILL SHOT, random full games per second on one core ({args.seconds:g} s CPU each)")
     for label, options in CASES:
         engine = KillShot(game, None, options)

@@ -20,8 +20,10 @@ sys.path.insert(0, str(ROOT))
 
 from playout import games_per_second  # noqa: E402
 
-from printgen.model import Game, load_game  # noqa: E402
+from printgen.engines import game_data  # noqa: E402
+from printgen.model import load_game  # noqa: E402
 from rules_engine.core import options_from  # noqa: E402
+from rules_engine.params import GameData  # noqa: E402
 from rules_engine.squares2 import Squares2  # noqa: E402
 
 
@@ -33,7 +35,7 @@ def rate(engine: Squares2, seconds: float, generic: bool) -> tuple[float, float,
     return per_second, actions, turns
 
 
-def parse_option(game: Game, text: str) -> tuple[str, object]:
+def parse_option(game: GameData, text: str) -> tuple[str, object]:
     name, _, raw = text.partition("=")
     default = next((o.default for o in options_from(game) if o.name == name), None)
     if isinstance(default, bool):
@@ -48,7 +50,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--option", action="append", default=[], help="NAME=VALUE")
     args = parser.parse_args()
-    game = load_game(ROOT / "components" / "squares2")
+    game = game_data(load_game(ROOT / "components" / "squares2"))
     options = dict(parse_option(game, o) for o in args.option)
     sets = [options] if options else [{}, {"turn_limit": 200}]
     print(f"SQUARES II, random full games per second on one core ({args.seconds:g} s CPU each)")

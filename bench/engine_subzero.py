@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from playout import games_per_second  # noqa: E402
 
+from printgen.engines import game_data  # noqa: E402
 from printgen.model import load_game  # noqa: E402
 from rules_engine.subzero import ALL_OUT, DEATHMATCH, SURVIVAL, Subzero  # noqa: E402
 
@@ -46,7 +47,7 @@ def main() -> None:
     )
     parser.add_argument("--no-generic", action="store_true", help="skip the checked driver")
     args = parser.parse_args()
-    game = load_game(ROOT / "components" / "subzero")
+    game = game_data(load_game(ROOT / "components" / "subzero"))
     print(f"S.U.B.Z.E.R.O., random full games per CPU second on one core ({args.seconds:g} s each)")
     for players in args.players or [4]:
         for ending in args.ending or [DEATHMATCH, SURVIVAL, ALL_OUT]:

@@ -20,6 +20,7 @@ sys.path.insert(0, str(ROOT))
 
 from playout import games_per_second  # noqa: E402
 
+from printgen.engines import game_data  # noqa: E402
 from printgen.model import load_game  # noqa: E402
 from rules_engine.susumuka_modoruka import SusumukaModoruka  # noqa: E402
 
@@ -37,7 +38,7 @@ def main() -> None:
         "--players", type=int, action="append", help="player counts (default: 2, 3 and 4)"
     )
     args = parser.parse_args()
-    game = load_game(ROOT / "components" / "susumuka-modoruka")
+    game = game_data(load_game(ROOT / "components" / "susumuka-modoruka"))
     counts = args.players or [2, 3, 4]
     print(
         "Susumuka & Modoruka, random full games per second per core "

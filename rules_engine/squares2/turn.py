@@ -1,0 +1,309 @@
+"""Playing a turn (手番の流れ, rule 2): the phases, the legal choices, checking an action
+and playing it.
+
+A game starts once the first player is decided (rule 1-3: janken, the chance step, or the
+last game's winner plays second).  A turn is one action: place a tile (rule 3, `placing`),
+move one (rule 4, `moving`) or use a face-up tile's ability (rule 5, `abilities`); a tile
+that arrives on an opponent's tile fights it (rule 6, `battle`).  Then rows over the limit
+give tiles back to hand (rule 2-2, `row_limit`), and holding the centre squares wins
+(rule 2-3, `winning`); else the opponent plays (rule 2-4).
+
+These are `Squares2State` methods, written here as functions of the state (`self`) and
+bound in its class body (`state.py`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from rules_engine.core import IllegalActionError
+from rules_engine.squares2.abilities import E_CAMP, E_DIAGONAL, E_FLIP, E_PUSH
+from rules_engine.squares2.actions import Action, Move, Pass, Place, Return, Start, Use
+
+if TYPE_CHECKING:
+    from rules_engine.squares2.state import Squares2State
+
+# Phases
+START: Final = 0
+TURN: Final = 1
+RETURN: Final = 2
+OVER: Final = 3
+PHASE_NAMES: Final = ("first", "turn", "return", "over")
+
+# Kinds of the engine's compact turn choices (see Squares2State._choices)
+MOVE: Final = 0
+USE: Final = 1
+PASS: Final = 2
+
+
+# --- legal choices -------------------------------------------------------------------------
+
+
+def _choices(
+    self: Squares2State,
+) -> tuple[list[tuple[int, tuple[int, ...]]], list[tuple[int, int, int]]]:
+    """The current player's legal turn actions, in `legal_actions` order: placements
+    grouped by face (tiles in set order, front then back) with their squares, then per
+    own tile (by square) its moves and its ability uses as (kind, src, dst) with kind
+    MOVE or USE, or (PASS, -1, -1) when there is nothing else."""
+    g = self.g
+    if g.continuous:
+        return self._choices_general()
+    p = self.to_move
+    cell = self.cell
+    checked = g.battle_checked
+    totals = self.tot[p]
+    vals = g.fval[p]
+    hand = self.hand[p]
+    places: list[tuple[int, tuple[int, ...]]] = []
+    if hand:
+        open_squares = tuple(sq for sq in g.camp_squares[p] if cell[sq] >> 7 != p)
+        if open_squares:
+            fallback = () if checked else tuple(sq for sq in open_squares if cell[sq] >= 0)
+            fits = g.fitting_faces(p, hand, g.place_max - totals[g.camp[p]])
+            if fallback:
+                places = [(face, open_squares if ok else fallback) for face, ok in fits]
+            else:
+                places = [(face, open_squares) for face, ok in fits if ok]
+    others: list[tuple[int, int, int]] = []
+    move_max = g.move_max
+    feffect = g.feffect[p]
+    steps = g.steps
+    append = others.append
+    # What a tile may add to each row; whether a move along the row keeps it in limits.
+    row_room = list(map(move_max.__sub__, totals))
+    keeps = list(map(move_max.__ge__, totals))
+    limited = g.ability_limited
+    row_of = g.row_of
+    src = -1
+    for c in cell:
+        src += 1
+        if c >> 7 != p:  # empty (-1 >> 7 is -1) or the opponent's
+            continue
+        face = c & 127
+        v = vals[face]
+        for dst, row, same in steps[src]:
+            d = cell[dst]
+            if d >> 7 != p and (
+                (d >= 0 and not checked) or (keeps[row] if same else v <= row_room[row])
+            ):
+                append((MOVE, src, dst))
+        effect = feffect[face]
+        if effect == E_FLIP:
+            others.append((USE, src, -1))
+        elif effect == E_PUSH:
+            target = g.push_table(p, g.fdistance[p][face])[src][0]
+            if target >= 0 and cell[target] >= 0 and self._push_error(p, src, face) is None:
+                others.append((USE, src, -1))
+        elif effect in (E_CAMP, E_DIAGONAL):
+            targets = (
+                g.camp_squares[p]
+                if effect == E_CAMP
+                else self._diagonals(src, g.fdistance[p][face], g.fjumps[p][face])
+            )
+            if not limited:
+                for dst in targets:
+                    if dst != src and cell[dst] >> 7 != p:
+                        append((USE, src, dst))
+                continue
+            src_row = row_of[src]
+            for dst in targets:
+                d = cell[dst]
+                if dst == src or d >> 7 == p:
+                    continue
+                if d < 0 or checked:
+                    row = row_of[dst]
+                    if not (keeps[row] if row == src_row else v <= row_room[row]):
+                        continue
+                others.append((USE, src, dst))
+    if not places and not others:
+        others.append((PASS, -1, -1))
+    return places, others
+
+
+def _choices_general(
+    self: Squares2State,
+) -> tuple[list[tuple[int, tuple[int, ...]]], list[tuple[int, int, int]]]:
+    """`_choices` with continuous abilities: totals and vetoes asked square by square."""
+    g = self.g
+    p = self.to_move
+    cell = self.cell
+    checked = g.battle_checked
+    hand = self.hand[p]
+    places: list[tuple[int, tuple[int, ...]]] = []
+    if hand:
+        open_squares = tuple(sq for sq in g.camp_squares[p] if cell[sq] >> 7 != p)
+        for face in g.hand_faces(hand):
+            squares = tuple(
+                sq
+                for sq in open_squares
+                if (cell[sq] >= 0 and not checked)
+                or self._total_after(p, -1, sq, p << 7 | face) <= g.place_max
+            )
+            if squares:
+                places.append((face, squares))
+    others: list[tuple[int, int, int]] = []
+    limit_for = {"move": g.move_max, "leap": -1, "diagonal": -1}
+    if g.ability_limited:
+        limit_for["leap"] = limit_for["diagonal"] = g.move_max
+    for src in range(g.squares):
+        c = cell[src]
+        if c >> 7 != p:
+            continue
+        face = c & 127
+        for dst in g.orthogonal[src]:
+            if self._can_arrive(p, src, dst, limit_for["move"], "move"):
+                others.append((MOVE, src, dst))
+        effect = g.feffect[p][face]
+        if effect == E_FLIP:
+            others.append((USE, src, -1))
+        elif effect == E_PUSH:
+            if self._push_error(p, src, face) is None:
+                others.append((USE, src, -1))
+        elif effect in (E_CAMP, E_DIAGONAL):
+            how = "leap" if effect == E_CAMP else "diagonal"
+            targets = (
+                g.camp_squares[p]
+                if effect == E_CAMP
+                else self._diagonals(src, g.fdistance[p][face], g.fjumps[p][face])
+            )
+            for dst in targets:
+                if dst != src and self._can_arrive(p, src, dst, limit_for[how], how):
+                    others.append((USE, src, dst))
+    if not places and not others:
+        others.append((PASS, -1, -1))
+    return places, others
+
+
+def _can_arrive(self: Squares2State, p: int, src: int, dst: int, limit: int, how: str) -> bool:
+    """No stacking own tiles; the row limit (limit < 0: none); continuous vetoes."""
+    d = self.cell[dst]
+    if d >= 0 and d >> 7 == p:
+        return False
+    if (
+        limit >= 0
+        and (d < 0 or self.g.battle_checked)
+        and self._total_after(p, src, dst, self.cell[src]) > limit
+    ):
+        return False
+    return not (self.g.continuous and self._veto(src, dst, how))
+
+
+def _action_of(self: Squares2State, raw: tuple[int, int, int]) -> Action:
+    kind, src, dst = raw
+    p = self.to_move
+    if kind == MOVE:
+        return Move(p, src, dst)
+    if kind == USE:
+        return Use(p, self.g.fability[p][self.cell[src] & 127], src, dst)
+    return Pass(p)
+
+
+# --- checking -------------------------------------------------------------------------------
+
+
+def _check(self: Squares2State, player: int, action: Action) -> None:
+    g = self.g
+    phase = self.phase
+    name = g.player_name(player)
+    if phase == OVER:
+        raise IllegalActionError("2-3", "the game is over")
+    if isinstance(action, Start):
+        if phase != START:
+            raise IllegalActionError("1-3", "the first player is already decided")
+        if action.player not in (0, 1):
+            raise IllegalActionError("1-3", "the first player is one of the two players")
+        return
+    if phase == START:
+        raise IllegalActionError("1-3", "the first player is decided first (janken)")
+    if action.player != player:
+        raise IllegalActionError(
+            "2-1",
+            f"it is {name}'s {'turn' if phase == TURN else 'return'}, not {g.player_name(action.player)}'s",
+        )
+    if isinstance(action, Return):
+        if phase != RETURN:
+            raise IllegalActionError("2-2", "no row is over the limit now")
+        if action.square not in self.returnable(player):
+            rows = ", ".join(str(r + 1) for r in self.rows_over(player))
+            raise IllegalActionError(
+                "2-2",
+                f"{name} returns a tile of a row over the limit (row {rows}), "
+                f"not {g.square_names[action.square]}",
+            )
+        return
+    if phase == RETURN:
+        rows = ", ".join(str(r + 1) for r in self.rows_over(player))
+        raise IllegalActionError(
+            "2-2", f"{name}'s row {rows} is over the limit {g.limit}: return a tile first"
+        )
+    if isinstance(action, Place):
+        self._check_place(player, action)
+    elif isinstance(action, Move):
+        self._check_move(player, action)
+    elif isinstance(action, Use):
+        self._check_use(player, action)
+    elif isinstance(action, Pass):
+        places, others = self._choices()
+        if places or others[0][0] != PASS:
+            raise IllegalActionError("2-1", f"{name} can act, so may not pass")
+    else:
+        raise IllegalActionError("2-1", f"not a SQUARES II action: {action!r}")
+
+
+def _own(self: Squares2State, player: int, square: int) -> int:
+    """The face index of the player's tile on `square`."""
+    g = self.g
+    c = self.cell[square]
+    if c < 0 or c >> 7 != player:
+        what = "empty" if c < 0 else f"holds {g.label(c >> 7, c & 127)}"
+        raise IllegalActionError(
+            "2-1", f"{g.square_names[square]} {what}: it is not {g.names[player]}'s tile"
+        )
+    return c & 127
+
+
+# --- rules ------------------------------------------------------------------------------
+
+
+def _do(self: Squares2State, action: Action) -> None:
+    kind = type(action)
+    if kind is Return:
+        assert isinstance(action, Return)
+        self._return(action.player, action.square)
+        return
+    if kind is Start:
+        self.first = self.to_move = action.player
+        self.phase = TURN
+        return
+    self.battles = []
+    self.returned = []
+    p = action.player
+    g = self.g
+    if kind is Move:
+        assert isinstance(action, Move)
+        self.touched = (action.src, action.dst)
+        self._arrive(action.dst, self._lift(action.src))
+    elif isinstance(action, Place):
+        self.hand[p] &= ~(1 << action.tile)
+        self.touched = (action.square,)
+        self._arrive(action.square, p << 7 | (2 * action.tile + action.face))
+    elif isinstance(action, Use):
+        src = action.src
+        effect = g.feffect[p][self.cell[src] & 127]
+        if effect == E_FLIP:
+            self._put(src, self._lift(src) ^ 1)
+            self.touched = (src,)
+        elif effect == E_PUSH:
+            target, dst = self._push_target(p, src, self.cell[src] & 127)
+            self.touched = (src, target, dst)
+            self._arrive(dst, self._lift(target))
+        else:
+            self.touched = (src, action.dst)
+            self._arrive(action.dst, self._lift(src))
+    if isinstance(action, Pass):
+        self.passes += 1
+        self.touched = ()
+    else:
+        self.passes = 0
+    self._after_action()

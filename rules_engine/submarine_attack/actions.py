@@ -1,0 +1,133 @@
+"""The actions of Submarine Attack, the action cards, the phases of a round, and the notation.
+
+Notation (one action per line, joint actions joined by " ; "):
+
+    first red                                   chance: who starts round 1 (janken)
+    red place 5 1 2 3 1 2 / TS TA TB TC EA TB TA TC
+                                                ships per column 1..6 / cards per slot 1..8
+    roll 3 3 5 6                                chance: the dice of the torpedo being fired
+    red target 4                                the attacker's pick for a triple or a four
+
+Card codes: a torpedo is `T` + its grade (TS, TA, TB, TC, TD), an evasion `E` + its
+grade (EA, EB); a transport is its number of ships.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final, NamedTuple
+
+from rules_engine.core import NotationError
+
+if TYPE_CHECKING:
+    from rules_engine.submarine_attack.engine import SubmarineAttack
+
+# --- actions --------------------------------------------------------------------------------
+
+
+class Start(NamedTuple):
+    """Chance: who goes first (round 1, or a tie under `tie_first_player: janken`)."""
+
+    player: int
+
+
+class Place(NamedTuple):
+    """A player's face-down placement: ships per column and action cards per slot."""
+
+    player: int
+    ships: tuple[int, ...]
+    cards: tuple[str, ...]
+
+
+class Roll(NamedTuple):
+    """Chance: the dice of the torpedo being fired, in the order rolled."""
+
+    dice: tuple[int, ...]
+
+
+class Target(NamedTuple):
+    """The attacker's pick of a column for a triple, a four (or, by option, one group)."""
+
+    player: int
+    column: int
+
+
+Action = Start | Place | Roll | Target
+
+# Phases
+START: Final = 0
+PLACE: Final = 1
+ROLL: Final = 2
+TARGET: Final = 3
+OVER: Final = 4
+PHASE_NAMES: Final = ("first", "place", "roll", "target", "over")
+
+
+@dataclass(frozen=True)
+class ActionCard:
+    """An action card as the engine uses it (from cards.yaml, or a version's params)."""
+
+    code: str
+    kind: str  # "torpedo" | "evasion"
+    grade: str
+    dice: int  # dice a torpedo rolls (0 for an evasion)
+    cancel: int  # dice an evasion takes from the opposed torpedo (0 for a torpedo)
+    component: str
+
+
+# --- notation -------------------------------------------------------------------------------
+
+
+def format_action(g: SubmarineAttack, action: Action) -> str:
+    """An action in the notation (players by their names in `g`)."""
+    if isinstance(action, Roll):
+        return "roll " + " ".join(map(str, action.dice))
+    if isinstance(action, Target):
+        return f"{g.names[action.player]} target {action.column}"
+    if isinstance(action, Place):
+        return (
+            f"{g.names[action.player]} place "
+            + " ".join(map(str, action.ships))
+            + " / "
+            + " ".join(action.cards)
+        )
+    if isinstance(action, Start):
+        return f"first {g.names[action.player]}"
+    raise TypeError(f"not a Submarine Attack action: {action!r}")
+
+
+def parse_action(g: SubmarineAttack, text: str) -> Action:
+    """The action a line of notation names (raises `NotationError`)."""
+    words = text.split()
+    if not words:
+        raise NotationError("empty action")
+    try:
+        if words[0] == "roll":
+            if len(words) < 2:
+                raise NotationError("'roll' needs the dice, like 'roll 3 3 5 6'")
+            return Roll(tuple(int(w) for w in words[1:]))
+        if words[0] == "first" and len(words) == 2:
+            return Start(g.player_index(words[1]))
+        if len(words) == 3 and words[1] == "target":
+            return Target(g.player_index(words[0]), int(words[2]))
+        if len(words) >= 3 and words[1] == "place":
+            rest = words[2:]
+            if rest.count("/") != 1:
+                raise NotationError(
+                    "a placement is 'NAME place SHIPS... / CARDS...', "
+                    "like 'red place 5 1 2 3 1 2 / TS TA TB TC EA TB TA TC'"
+                )
+            cut = rest.index("/")
+            return Place(
+                g.player_index(words[0]),
+                tuple(int(w) for w in rest[:cut]),
+                tuple(rest[cut + 1 :]),
+            )
+    except ValueError as exc:
+        if isinstance(exc, NotationError):
+            raise
+        raise NotationError(f"not a number in {text!r}") from None
+    raise NotationError(
+        f"cannot read {text!r}: expected 'first NAME', 'NAME place ... / ...', "
+        "'roll D D ...' or 'NAME target COLUMN'"
+    )

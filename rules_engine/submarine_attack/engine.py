@@ -1,0 +1,368 @@
+"""The engine: Submarine Attack under one rule version and one set of rule options.
+
+Every number comes from the game's data (`components/submarine-attack/`): dice per
+torpedo (`dice`), dice an evasion cancels (`cancel_dice`), ships per transport
+(`ships`), and the rule parameters of the chosen rule version (`game.rule_params`).
+The engine reads them once (`SubmarineAttack.__init__`, each player's cards in `_hand`),
+makes a state (`new_initial_state`, or `setup_state` from a worked example's `setup:`),
+reads and writes the notation (`rules_engine.submarine_attack.actions`), groups dice rolls
+into chance classes, draws diagrams (`rules_engine.submarine_attack.diagrams`) and answers
+the worked examples' queries.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any, Final
+
+from rules_engine.core import Arrangements, Diagram, EngineBase, IllegalActionError, SetupError
+from rules_engine.params import GameData
+from rules_engine.submarine_attack import actions, diagrams
+from rules_engine.submarine_attack.actions import (
+    OVER,
+    PHASE_NAMES,
+    PLACE,
+    ROLL,
+    TARGET,
+    Action,
+    ActionCard,
+    Place,
+    Roll,
+)
+from rules_engine.submarine_attack.state import SubmarineAttackState
+from rules_engine.submarine_attack.torpedoes import _n
+
+GAME_ID: Final = "submarine-attack"
+
+# --- rule options: every ambiguity of the seed, made explicit ------------------------------
+
+# The rule options this engine plays.  The options themselves (defaults, allowed values,
+# explanations) are data: `options:` in the game's game.yaml, which must state exactly these.
+OPTION_NAMES: Final = (
+    "five_or_more",
+    "triple_and_pair",
+    "tie_first_player",
+    "tie_winner",
+    "players",
+    "multiplayer_round_end",
+)
+
+
+class SubmarineAttack(EngineBase):
+    """Submarine Attack under one rule version and one set of rule options."""
+
+    GAME_ID = GAME_ID
+    TITLE = "Submarine Attack"
+    OPTION_NAMES = OPTION_NAMES
+
+    def __init__(
+        self,
+        game: GameData,
+        version: str | None = None,
+        options: Mapping[str, object] | None = None,
+    ) -> None:
+        params = self._load_rules(game, version, options)
+        self.columns = int(params["columns"])
+        self.faces = int(params["dice_faces"])
+        self.transports_placed = int(params["transports_placed"])
+        self.actions_placed = int(params["actions_placed"])
+        self.round_end_ships = int(params["round_end_ships"])
+        self.target_points = int(params["target_points"])
+        if self.transports_placed != self.columns:
+            raise ValueError(
+                f"transports_placed ({self.transports_placed}) must equal columns ({self.columns})"
+            )
+        n = int(self._options["players"])
+        self.num_players = n
+        deck_ids = list(game.decks)
+        if not deck_ids:
+            raise ValueError("submarine-attack needs at least one deck (a player's card set)")
+        self._set_players(
+            tuple(deck_ids[i] if i < len(deck_ids) else f"p{i + 1}" for i in range(n))
+        )
+        self.display: tuple[dict[str, str], ...] = tuple(
+            {"ja": game.decks[name].name.ja, "en": game.decks[name].name.en}
+            if name in game.decks
+            else {"ja": name, "en": name}
+            for name in self.names
+        )
+        self.cards: dict[str, ActionCard] = {}
+        ships_hand, cards_hand = self._hand(game, deck_ids[0], params)
+        for deck_id in deck_ids[1:n]:
+            other = self._hand(game, deck_id, params)
+            if other != (ships_hand, cards_hand):
+                raise ValueError(f"deck '{deck_id}' differs from deck '{deck_ids[0]}'")
+        self.ships_hand = ships_hand
+        self.cards_hand = cards_hand
+        if len(ships_hand) != int(params["transports_per_player"]):
+            raise ValueError(
+                f"{len(ships_hand)} transports per player in the data, "
+                f"rule parameter transports_per_player is {params['transports_per_player']}"
+            )
+        if len(cards_hand) != int(params["actions_per_player"]):
+            raise ValueError(
+                f"{len(cards_hand)} action cards per player in the data, "
+                f"rule parameter actions_per_player is {params['actions_per_player']}"
+            )
+        # Lookups used on the hot path.
+        self.card_dice = {c.code: c.dice for c in self.cards.values()}
+        self.card_cancel = {c.code: c.cancel for c in self.cards.values()}
+        cols = self.columns
+        self.triple_choices: tuple[tuple[int, ...], ...] = tuple(
+            tuple(c for c in (f - 1, f, f + 1) if 1 <= c <= cols) for f in range(self.faces + 1)
+        )
+        self.all_columns = tuple(range(1, cols + 1))
+        self.five_any = self._options["five_or_more"] == "any_column"
+        self.others_score = self._options["multiplayer_round_end"] == "victim_scores_zero"
+        self.tie_winner = str(self._options["tie_winner"])
+        self.tie_first = str(self._options["tie_first_player"])
+        self.choose_one = self._options["triple_and_pair"] == "choose_one"
+        self.face_list = tuple(range(1, self.faces + 1))
+        self._ship_arrangements = Arrangements(ships_hand, self.transports_placed)
+        self._card_arrangements = Arrangements(cards_hand, self.actions_placed)
+
+    def _hand(
+        self, game: GameData, deck_id: str, params: Mapping[str, Any]
+    ) -> tuple[tuple[int, ...], tuple[str, ...]]:
+        """One player's transports (ship numbers) and action cards (codes), from the data."""
+        in_play = [str(g) for g in params.get("torpedoes_in_play", [])]
+        replaced: dict[str, ActionCard] = {}
+        for grade in in_play:
+            extra = params.get(f"torpedo_{grade.lower()}")
+            if isinstance(extra, Mapping) and "replaces" in extra:
+                replaced[str(extra["replaces"])] = ActionCard(
+                    "T" + grade, "torpedo", grade, int(extra["dice"]), 0, f"torpedo-{grade.lower()}"
+                )
+        ships: list[int] = [int(s) for s in params.get("extra_transports", [])]
+        cards: list[str] = []
+        for piece in game.pieces:
+            if piece.deck is None or piece.deck.id != deck_id:
+                continue
+            values = piece.component.values
+            if "ships" in values:
+                ships.extend([int(values["ships"])] * piece.count)
+                continue
+            action = values.get("action")
+            if action == "torpedo":
+                card = replaced.get(piece.component.id) or ActionCard(
+                    "T" + str(values["grade"]),
+                    "torpedo",
+                    str(values["grade"]),
+                    int(values["dice"]),
+                    0,
+                    piece.component.id,
+                )
+                if in_play and card.grade not in in_play:
+                    raise ValueError(
+                        f"{piece.component.id}: torpedo {card.grade} is not in torpedoes_in_play "
+                        f"({', '.join(in_play)}) of rule version {self._version}"
+                    )
+            elif action == "evasion":
+                card = ActionCard(
+                    "E" + str(values["grade"]),
+                    "evasion",
+                    str(values["grade"]),
+                    0,
+                    int(values["cancel_dice"]),
+                    piece.component.id,
+                )
+            else:
+                continue
+            self.cards[card.code] = card
+            cards.extend([card.code] * piece.count)
+        return tuple(sorted(ships)), tuple(sorted(cards, key=self._card_order))
+
+    def _card_order(self, code: str) -> tuple[int, str]:
+        order = "SABCDEFG"
+        kind = 0 if code.startswith("T") else 1
+        grade = code[1:]
+        return (kind, f"{order.index(grade) if grade in order else 99:02d}{grade}")
+
+    # --- Engine protocol ---------------------------------------------------------------------
+
+    def new_initial_state(self) -> SubmarineAttackState:
+        return SubmarineAttackState(self)
+
+    def format_action(self, action: Action) -> str:
+        return actions.format_action(self, action)
+
+    def parse_action(self, text: str) -> Action:
+        return actions.parse_action(self, text)
+
+    def attack_text(self, attack: tuple[int, int, str, int]) -> str:
+        """One attack of the round: 'slot 1: red TS rolls 0 dice' or 'slot 2: blue EA'."""
+        slot, attacker, code, dice = attack
+        head = f"slot {slot + 1}: {self.names[attacker]} {code}"
+        return (
+            head
+            if self.cards[code].kind == "evasion"
+            else f"{head} rolls {_n(dice, 'die', 'dice')}"
+        )
+
+    def setup_state(self, setup: Mapping[str, Any]) -> SubmarineAttackState:
+        """A state from an example's setup: round, scores, first, transports, actions."""
+        known = ("round", "scores", "first", "transports", "actions")
+        for key in setup:
+            if key not in known:
+                raise SetupError((key,), f"unknown setup key '{key}' (known: {', '.join(known)})")
+        rnd = setup.get("round", 1)
+        if not isinstance(rnd, int) or isinstance(rnd, bool) or rnd < 1:
+            raise SetupError(("round",), f"round must be a positive integer, got {rnd!r}")
+        scores = [0] * self.num_players
+        given_scores = setup.get("scores", {})
+        if not isinstance(given_scores, Mapping):
+            raise SetupError(("scores",), "scores must map player names to points")
+        for name, points in given_scores.items():
+            index = self._setup_player(name, ("scores", name))
+            if not isinstance(points, int) or isinstance(points, bool) or points < 0:
+                raise SetupError(("scores", name), f"points must be a whole number, got {points!r}")
+            scores[index] = points
+        first = None
+        if "first" in setup:
+            first = self._setup_player(setup["first"], ("first",))
+        state = SubmarineAttackState(self, rnd, tuple(scores), first)
+        has_ships, has_cards = "transports" in setup, "actions" in setup
+        if has_ships != has_cards:
+            raise SetupError(
+                ("transports" if has_ships else "actions",),
+                "give both 'transports' and 'actions' (the placement), or neither",
+            )
+        if has_ships:
+            if state.phase != PLACE:
+                raise SetupError(("first",), "a placement needs 'first' (who starts the round)")
+            places: list[Place] = []
+            for p, name in enumerate(self.names):
+                ships = self._setup_list(setup, "transports", name)
+                cards = self._setup_list(setup, "actions", name)
+                try:
+                    place = Place(p, tuple(int(s) for s in ships), tuple(str(c) for c in cards))
+                except (TypeError, ValueError):
+                    raise SetupError(
+                        ("transports", name), "ship numbers must be integers"
+                    ) from None
+                places.append(place)
+            for key in ("transports", "actions"):
+                for name in setup[key]:
+                    self._setup_player(name, (key, name))
+            try:
+                state.apply_joint(places)
+            except IllegalActionError as exc:
+                raise SetupError(("transports",), str(exc)) from None
+        return state
+
+    def _setup_list(self, setup: Mapping[str, Any], key: str, name: str) -> list[Any]:
+        value = setup[key]
+        if not isinstance(value, Mapping) or name not in value:
+            raise SetupError((key,), f"'{key}' must give a list for every player ({name} missing)")
+        items = value[name]
+        if not isinstance(items, list):
+            raise SetupError((key, name), f"'{key}' of {name} must be a list")
+        return items
+
+    # --- queries for worked examples ---------------------------------------------------------
+
+    QUERIES = (
+        "round",
+        "scores",
+        "first",
+        "phase",
+        "to_move",
+        "slot",
+        "attacker",
+        "revealed",
+        "dice",
+        "last_roll",
+        "last_attack_sunk",
+        "last_attack_sinkings",
+        "choices",
+        "sunk",
+        "ships_sunk",
+        "survivors",
+        "round_end",
+        "round_points",
+        "round_survivors",
+        "winner",
+        "rounds_played",
+        "attacks",
+    )
+
+    def chance_classes(self, state: Any) -> list[tuple[Action, int]] | None:
+        """Dice rolls grouped by the faces they show, whatever their order (the rules only
+        count faces), each with the number of ordered rolls it stands for."""
+        if not isinstance(state, SubmarineAttackState) or state.phase != ROLL:
+            return None
+        n = state.dice
+        classes: list[tuple[Action, int]] = []
+        for faces in itertools.combinations_with_replacement(self.face_list, n):
+            weight = math.factorial(n)
+            for k in Counter(faces).values():
+                weight //= math.factorial(k)
+            classes.append((Roll(faces), weight))
+        return classes
+
+    def diagram(self, state: Any) -> Diagram:
+        """Each player's columns and action slots, drawn by `diagrams.diagram`."""
+        return diagrams.diagram(self, state)
+
+    def query(self, state: Any, name: str) -> Any:
+        if not isinstance(state, SubmarineAttackState):
+            raise TypeError("not a Submarine Attack state")
+        s = state
+        if name == "last_attack_sinkings":  # the exhaustive examples' hot query
+            return len(s.last_sunk)
+        names = self.names
+        last = s.results[-1] if s.results else None
+        placed = s.phase in (ROLL, TARGET)
+        if name == "round":
+            return s.round
+        if name == "scores":
+            return {names[p]: s.scores[p] for p in range(s.n)}
+        if name == "first":
+            return names[s.first] if s.first >= 0 else None
+        if name == "phase":
+            return PHASE_NAMES[s.phase]
+        if name == "to_move":
+            return [self.player_name(p) for p in s.current_players()]
+        if name == "slot":
+            return s.slot + 1 if placed else 0
+        if name == "attacker":
+            return names[s.attacker] if placed else None
+        if name == "revealed":
+            return {names[p]: s.slots[p][s.slot] for p in range(s.n)} if placed else {}
+        if name == "dice":
+            return s.dice if s.phase == ROLL else 0
+        if name == "last_roll":
+            return list(s.last_roll)
+        if name == "last_attack_sunk":
+            return list(s.last_sunk)
+        if name == "last_attack_sinkings":
+            return len(s.last_sunk)
+        if name == "choices":
+            return list(s.pending[0][2]) if s.phase == TARGET else []
+        if name == "sunk":
+            return {
+                names[p]: [c + 1 for c in range(self.columns) if s.sunk[p] >> c & 1]
+                for p in range(s.n)
+            }
+        if name == "ships_sunk":
+            return {names[p]: s.sunk_ships[p] for p in range(s.n)}
+        if name == "survivors":
+            return {names[p]: list(s.survivors(p)) for p in range(s.n)}
+        if name == "round_end":
+            return last.end if last else None
+        if name == "round_points":
+            return {names[p]: last.points[p] for p in range(s.n)} if last else {}
+        if name == "round_survivors":
+            return {names[p]: list(last.survivors[p]) for p in range(s.n)} if last else {}
+        if name == "winner":
+            if s.phase != OVER:
+                return None
+            return names[s.winners[0]] if len(s.winners) == 1 else "draw"
+        if name == "rounds_played":
+            return len(s.results)
+        if name == "attacks":
+            return [self.attack_text(a) for a in s.attacks]
+        raise KeyError(name)

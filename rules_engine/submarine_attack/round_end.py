@@ -1,0 +1,70 @@
+"""The end of a round and scoring (the rulebook's "End of a round and scoring"; rule 2-5).
+
+A round ends when, at the end of an attack, a player has sunk `round_end_ships` or more
+ships (`SINKINGS`, rule 2-5-1: only the sinker scores; with three or more players the
+`multiplayer_round_end` option says whether the others score too), or when every slot
+has been played (`ALL_SLOTS`, rule 2-5-2: everyone scores).  A player scores the ships of
+their own transports still afloat.  Then the game ends (`game_end`) or the next round
+begins (`first_player.next_round`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+from rules_engine.submarine_attack.first_player import next_round
+from rules_engine.submarine_attack.game_end import end_game
+
+if TYPE_CHECKING:
+    from rules_engine.submarine_attack.state import SubmarineAttackState
+
+SINKINGS: Final = "sinkings"
+ALL_SLOTS: Final = "all_slots"
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """How one round ended, and what each player scored (public once the round ends)."""
+
+    round: int
+    end: str  # SINKINGS | ALL_SLOTS
+    sinker: int | None
+    points: tuple[int, ...]
+    survivors: tuple[tuple[int, ...], ...]  # surviving ships per player, by column
+    cards: tuple[tuple[str, ...], ...]  # action cards revealed per player
+
+
+def end_round(state: SubmarineAttackState, end: str, sinker: int | None) -> None:
+    """End the round: score it, then end the game or start the next round."""
+    g = state.g
+    n = state.n
+    victim = None if sinker is None else (sinker + 1) % n
+    others_score = g.others_score
+    survivors = tuple(state.survivors(p) for p in range(n))
+    points = []
+    for p in range(n):
+        if end == ALL_SLOTS or p == sinker or (p != victim and others_score):
+            points.append(sum(survivors[p]))
+        else:
+            points.append(0)
+    for p in range(n):
+        state.scores[p] += points[p]
+    last = state.slot
+    state.results = [*state.results]
+    state.results.append(
+        RoundResult(
+            state.round,
+            end,
+            sinker,
+            tuple(points),
+            survivors,
+            tuple(state.slots[p][: last + 1] for p in range(n)),
+        )
+    )
+    state.pending = []
+    state.pending_pairs = ()
+    state.dice = 0
+    if end_game(state):
+        return
+    next_round(state)

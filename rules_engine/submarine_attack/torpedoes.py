@@ -1,0 +1,152 @@
+"""Torpedoes and dice (the rulebook's "Torpedoes and dice"; rule 2-3-1).
+
+A torpedo rolls its dice (a `Roll`, chance).  Each group of equal faces aims at a column:
+two of a face sink that column (two pairs sink both); three of a face sink that column
+or a neighbour, and four or more any column, at the attacker's choice (a `Target`); five
+or more do as four only under `five_or_more: any_column`.  Under `triple_and_pair:
+choose_one` a roll with a triple or a four and another group uses one group only, the
+attacker's pick.  A column already sunk makes its group fail.  Then the attack ends
+(`attacks.end_attack`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules_engine.core import IllegalActionError
+from rules_engine.submarine_attack.actions import ROLL, TARGET, Roll, Target
+from rules_engine.submarine_attack.attacks import end_attack
+
+if TYPE_CHECKING:
+    from rules_engine.submarine_attack.state import SubmarineAttackState
+
+
+def check_roll(state: SubmarineAttackState, action: Roll) -> None:
+    """Raise `IllegalActionError` unless chance may roll `action.dice` now."""
+    g = state.g
+    if state.phase != ROLL:
+        raise IllegalActionError("2-3-1", f"no torpedo is being fired now ({state._now()})")
+    dice = action.dice
+    if len(dice) != state.dice:
+        raise IllegalActionError(
+            "2-3-1",
+            f"{torpedo_text(state)} rolls {_n(state.dice, 'die', 'dice')}, "
+            f"got {_n(len(dice), 'die', 'dice')}",
+        )
+    for d in dice:
+        if not 1 <= d <= g.faces:
+            raise IllegalActionError("2-3-1", f"a die shows 1 to {g.faces}, got {d}")
+
+
+def check_target(state: SubmarineAttackState, player: int, action: Target) -> None:
+    """Raise `IllegalActionError` unless `player` may choose `action.column` now."""
+    g = state.g
+    if state.phase != TARGET:
+        raise IllegalActionError("2-3-1", f"there is no column to choose now ({state._now()})")
+    if action.player != state.attacker or player != state.attacker:
+        raise IllegalActionError(
+            "2-3-1",
+            f"the attacker ({g.names[state.attacker]}) chooses the column, "
+            f"not {g.player_name(action.player)}",
+        )
+    face, count, choices = state.pending[0]
+    if action.column not in choices:
+        raise IllegalActionError(
+            "2-3-1", f"{_group_text(face, count, choices)}, not {action.column}"
+        )
+
+
+def torpedo_text(state: SubmarineAttackState) -> str:
+    """The torpedo being fired, and the evasion opposing it: 'torpedo S against evasion B'."""
+    g = state.g
+    attacker = state.attacker
+    defender = (attacker + 1) % state.n
+    card = g.cards[state.slots[attacker][state.slot]]
+    other = g.cards[state.slots[defender][state.slot]]
+    text = f"torpedo {card.grade}"
+    if other.cancel:
+        text += f" against evasion {other.grade}"
+    return text
+
+
+def roll(state: SubmarineAttackState, dice: tuple[int, ...]) -> None:
+    g = state.g
+    state.last_roll = dice
+    state.last_sunk = []
+    counts = [0] * (g.faces + 1)
+    for d in dice:
+        counts[d] += 1
+    pairs: list[int] = []
+    big: list[tuple[int, int, tuple[int, ...]]] = []
+    for face in set(dice):
+        c = counts[face]
+        if c == 2:
+            pairs.append(face)
+        elif c == 3:
+            big.append((face, 3, g.triple_choices[face]))
+        elif c == 4 or (c > 4 and g.five_any):
+            big.append((face, c, g.all_columns))
+    defender = (state.attacker + 1) % state.n
+    if big and g.choose_one and (pairs or len(big) > 1):
+        pairs.sort()
+        choices = set(pairs)
+        for _, _, cols in big:
+            choices.update(cols)
+        state.pending = [(0, 0, tuple(sorted(choices)))]
+        state.pending_pairs = tuple(pairs)
+        state.phase = TARGET
+        return
+    for face in sorted(pairs) if len(pairs) > 1 else pairs:
+        sink(state, defender, face)
+    if big:
+        if len(big) > 1:
+            big.sort()
+        state.pending = big
+        state.pending_pairs = ()
+        state.phase = TARGET
+        return
+    end_attack(state)
+
+
+def target(state: SubmarineAttackState, column: int) -> None:
+    defender = (state.attacker + 1) % state.n
+    pairs = state.pending_pairs
+    if pairs and column in pairs:
+        for face in pairs:
+            sink(state, defender, face)
+    else:
+        sink(state, defender, column)
+    state.pending = state.pending[1:]
+    if state.pending:
+        return
+    state.pending_pairs = ()
+    end_attack(state)
+
+
+def sink(state: SubmarineAttackState, defender: int, column: int) -> None:
+    """Sink the transport in `column` (1-based); an already sunk column: the attack fails."""
+    if column > state.g.columns:
+        return
+    bit = 1 << (column - 1)
+    if state.sunk[defender] & bit:
+        return
+    state.sunk[defender] |= bit
+    state.sunk_ships[defender] += state.ships[defender][column - 1]
+    state.last_sunk.append(column)
+
+
+def _n(k: int, one: str, many: str) -> str:
+    return f"{k} {one if k == 1 else many}"
+
+
+def _group_text(face: int, count: int, choices: tuple[int, ...]) -> str:
+    listing = (
+        ", ".join(map(str, choices[:-1])) + f" or {choices[-1]}"
+        if len(choices) > 1
+        else str(choices[0])
+    )
+    if count == 3:
+        return f"a triple of {face}s sinks column {listing} (the attacker's choice)"
+    if count >= 4:
+        return f"{count} of a kind ({face}s) sinks any one column: {listing}"
+    return f"the attacker uses one group of the roll: column {listing}"
