@@ -1,0 +1,99 @@
+"""Rule 10, the end of the game: the three endings, dropping out, and the winners.
+
+Deathmatch: a player who reaches the damage limit drops out; the last one standing wins.
+Survival: the first to reach the limit ends the game; least damage wins.  All-out attack:
+the first to hit every other player wins.  When nobody can change the result any more (no
+HIT tokens left to place) the game ends as a draw among those still in.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from rules_engine.core import SetupError
+from rules_engine.subzero.actions import OVER, PLACE, YOUNGEST
+
+if TYPE_CHECKING:
+    from rules_engine.subzero.state import SubzeroState
+
+DEATHMATCH: Final = "deathmatch"
+SURVIVAL: Final = "survival"
+ALL_OUT: Final = "all-out-attack"
+
+
+def check_end(s: SubzeroState) -> bool:
+    """Rule 10: endings after a step; drop-outs in deathmatch.  True when over."""
+    g = s.g
+    n = s.n
+    ending = g.ending
+    damage = s.damage
+    alive = [p for p in range(n) if p not in s.out]
+    if ending == DEATHMATCH:
+        dropped = [p for p in alive if damage[p] >= g.damage_limit]
+        for p in dropped:
+            drop_out(s, p)
+        alive = [p for p in alive if p not in dropped]
+        if len(alive) <= 1:
+            finish(s, tuple(alive) if alive else tuple(dropped))
+            return True
+        if dropped:
+            s._set_order()
+        if not any(s.supply[p] for p in alive):
+            finish(s, tuple(alive))  # no HIT token left: nobody can drop out any more
+            return True
+        return False
+    if ending == SURVIVAL:
+        if any(damage[p] >= g.damage_limit for p in alive) or not any(s.supply[p] for p in alive):
+            least = min(damage[p] for p in alive)
+            finish(s, tuple(p for p in alive if damage[p] == least))
+            return True
+        return False
+    need = g.hits_needed
+    boards = s.boards
+    done = tuple(p for p in alive if all(boards[t][p] >= need for t in alive if t != p))
+    if done:
+        finish(s, done)
+        return True
+    can_win = any(
+        s.supply[p] >= sum(max(0, need - boards[t][p]) for t in alive if t != p) for p in alive
+    )
+    if not can_win:
+        finish(s, tuple(alive))  # nobody has the HIT tokens left to win: a draw
+        return True
+    return False
+
+
+def check_end_at_setup(s: SubzeroState) -> None:
+    if s.phase in (YOUNGEST, PLACE, OVER):
+        return
+    alive = [p for p in range(s.n) if p not in s.out]
+    if len(alive) < 2:
+        raise SetupError(("out",), "at least two players must still be in the game")
+    g = s.g
+    if g.ending == ALL_OUT:
+        for p in alive:
+            if all(s.boards[t][p] >= g.hits_needed for t in alive if t != p):
+                raise SetupError(
+                    ("boards",), f"{g.names[p]} has already hit everyone: the game is over"
+                )
+    elif any(s.damage[p] >= g.damage_limit for p in alive):
+        raise SetupError(("boards",), "a player in the game has reached the damage limit")
+
+
+def drop_out(s: SubzeroState, p: int) -> None:
+    """Deathmatch: the pawn leaves the battle zone; cards and snowballs go away."""
+    s.out.append(p)
+    if s.pos[p] >= 0:
+        s.at[s.pos[p]] = -1
+        s.pos[p] = -1
+    s.balls[p] = 0
+    for k in (*s.hands[p], *s.programs[p]):
+        s.discards[k] += 1
+        s.discard_total += 1
+    s.hands[p] = []
+    s.programs[p] = ()
+
+
+def finish(s: SubzeroState, winners: tuple[int, ...]) -> None:
+    s.winners = tuple(sorted(winners))
+    s.phase = OVER

@@ -1,0 +1,116 @@
+"""Rule 4, MOVE: where a pawn walks, and the moves of a step carried out together.
+
+A MOVE goes up, down, left or right (N, E, S, W) as many squares as its card says; at the
+edge of the battle zone it turns 90 degrees (`edge_turn`: left, right, or the mover's
+choice; `edge_reach`: on passing or on arriving at the edge); it stops before a pawn in its
+way (a bump).  The engine keeps the paths it works out (`Subzero.path`); `moves` carries out
+a step's moves one after the other in reveal order, or in lockstep (`move_order`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from rules_engine.subzero.actions import Reveal
+
+if TYPE_CHECKING:
+    from rules_engine.subzero.engine import Subzero
+    from rules_engine.subzero.state import SubzeroState
+
+
+def turn_options(g: Subzero, square: int, heading: int, steps: int) -> tuple[int, ...]:
+    """The edge turns a move can take: (-1,) when it cannot reach the edge (or the turn
+    is fixed by the option), else the directions it may turn to (edge_turn=choose)."""
+    dist = len(g.rays[square][heading])
+    reaches = steps >= dist if g.arrive else steps > dist
+    if not reaches or g.edge_turn != "choose":
+        return (-1,)
+    edge = g.rays[square][heading][dist - 1] if dist else square
+    turns = tuple(t for t in ((heading + 6) % 8, (heading + 2) % 8) if g.rays[edge][t])
+    return turns or (-1,)
+
+
+def unblocked_path(g: Subzero, square: int, heading: int, steps: int, turn: int) -> tuple[int, ...]:
+    ray = g.rays[square][heading]
+    dist = len(ray)
+    reaches = steps >= dist if g.arrive else steps > dist
+    straight = ray[: min(steps, dist)]
+    if not reaches:
+        return straight
+    edge = ray[dist - 1] if dist else square
+    if g.edge_turn == "left":
+        turn = (heading + 6) % 8
+    elif g.edge_turn == "right":
+        turn = (heading + 2) % 8
+    if turn < 0:
+        return straight
+    side = g.rays[edge][turn]
+    return (*straight, side[0]) if side else straight
+
+
+def moves(
+    s: SubzeroState, reveals: Sequence[Reveal], pos: list[int], at: list[int]
+) -> list[tuple[int, tuple[int, ...]]]:
+    """Rule 4: carry out the moves of a step on `pos` and `at` (changed in place);
+    return each mover's walk (its start square first)."""
+    g = s.g
+    movers: list[tuple[int, tuple[int, ...]]] = []
+    card_move = g.card_move
+    card_index = g.card_index
+    for r in reveals:
+        if r.move >= 0:
+            steps = card_move[card_index[r.card]]
+            movers.append((r.player, g.path(pos[r.player], r.move, steps, r.turn)))
+    independent = True
+    if g.lockstep and len(movers) > 1:
+        claimed: set[int] = set()
+        for _, path in movers:
+            for q in path:
+                if at[q] >= 0 or q in claimed:
+                    independent = False
+                    break
+                claimed.add(q)
+    if not g.lockstep or independent:
+        walks: list[tuple[int, tuple[int, ...]]] = []
+        for p, path in movers:
+            cur = pos[p]
+            walk = [cur]
+            for q in path:
+                if at[q] >= 0:
+                    break  # bump: stop just before the pawn
+                at[cur] = -1
+                at[q] = p
+                cur = q
+                walk.append(q)
+            pos[p] = cur
+            walks.append((p, tuple(walk)))
+        return walks
+    walk_of = {p: [pos[p]] for p, _ in movers}
+    active = [(p, path) for p, path in movers if path]
+    i = 0
+    while active:
+        want = {p: path[i] for p, path in active}
+        targets = list(want.values())
+        blocked = {p for p, q in want.items() if targets.count(q) > 1}
+        changed = True
+        while changed:
+            changed = False
+            for p, q in want.items():
+                if p in blocked:
+                    continue
+                o = at[q]
+                if o >= 0 and (o not in want or o in blocked or want[o] == pos[p]):
+                    blocked.add(p)
+                    changed = True
+        going = [p for p in want if p not in blocked]
+        for p in going:
+            at[pos[p]] = -1
+        for p in going:
+            q = want[p]
+            at[q] = p
+            pos[p] = q
+            walk_of[p].append(q)
+        i += 1
+        active = [(p, path) for p, path in active if p not in blocked and i < len(path)]
+    return [(p, tuple(walk_of[p])) for p, _ in movers]

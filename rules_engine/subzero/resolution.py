@@ -1,0 +1,150 @@
+"""Rule 8, resolving a step: everything revealed happens at once, then the hits count.
+
+The moves are carried out first (`movement`), then every ball flies along its line (as far
+as `ball_range`) and finds the first pawn that is not ducking (SWISH protects for the whole
+step; a ball flies past its own thrower; a moving pawn is found where `moving_target` says).
+A hit places one of the shooter's HIT tokens on the target's board, while the shooter has
+one left; then the game may end (`endings`), or the next step begins (`end_of_turn`).
+`targets` tells the player about to reveal who a ball would hit now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from rules_engine.subzero.actions import REVEAL
+from rules_engine.subzero.end_of_turn import next_step
+from rules_engine.subzero.endings import check_end
+from rules_engine.subzero.movement import moves
+
+if TYPE_CHECKING:
+    from rules_engine.subzero.state import SubzeroState
+
+# --- resolution of one step -----------------------------------------------------------------
+
+
+def resolve(s: SubzeroState) -> None:
+    """Rule 8: after the last reveal of a step everything happens at once: the moves,
+    then every ball finds the first pawn on its line that is not ducking."""
+    moving = shooting = ducked = False
+    for r in s.step_reveals:
+        if r.move >= 0:
+            moving = True
+        if r.shots:
+            shooting = True
+        if r.swish:
+            ducked = True
+    resolve_step(s, moving, shooting, ducked)
+
+
+def resolve_step(s: SubzeroState, moving: bool, shooting: bool, ducked: bool) -> None:
+    g = s.g
+    reveals = s.last_reveals = s.step_reveals
+    start_pos = s.pos
+    if moving:
+        start_pos = list(start_pos)
+        s.last_moves = walks = moves(s, reveals, s.pos, s.at)
+    else:
+        s.last_moves = walks = []
+    hits: list[tuple[int, int, bool]] = []
+    if shooting:
+        pos = s.pos
+        at = s.at
+        ducking = s.ducking
+        lines = g.lines
+        mode = g.moving_target
+        seen = False
+        moved: dict[int, int] = {}
+        rank: dict[int, int] = {}
+        if moving and mode != "end_square":
+            moved = {p: walk[0] for p, walk in walks if len(walk) > 1}
+            seen = bool(moved)
+            rank = {r.player: i for i, r in enumerate(reveals)}
+        shoot_first = g.shoot_first
+        for r in reveals:
+            if not r.shots:
+                continue
+            shooter = r.player
+            origin = start_pos[shooter] if shoot_first and r.move >= 0 else pos[shooter]
+            line = lines[origin]
+            for d in r.shots:
+                for q in line[d]:
+                    o = at[q]
+                    if seen:
+                        o = _seen(q, o, moved, rank, rank[shooter], mode)
+                    if o >= 0 and o != shooter and not ducking[o]:
+                        hits.append((shooter, o, False))
+                        break
+    if ducked:
+        s.ducking = [False] * s.n
+    if hits:
+        supply = s.supply
+        recorded: list[tuple[int, int, bool]] = []
+        for shooter, target, _ in hits:
+            placed = supply[shooter] > 0
+            if placed:
+                supply[shooter] -= 1
+                s.boards[target][shooter] += 1
+                s.damage[target] += 1
+            recorded.append((shooter, target, placed))
+        s.last_hits = recorded
+        if check_end(s):
+            return
+    else:
+        s.last_hits = hits
+    next_step(s)
+
+
+def _seen(
+    q: int,
+    o: int,
+    moved: Mapping[int, int],
+    rank: Mapping[int, int],
+    shooter_rank: int,
+    mode: str,
+) -> int:
+    """Who a ball finds on square q when movers can be hit on their start square."""
+    if mode == "start_or_end":
+        if o >= 0:
+            return o
+        for p, sq in moved.items():
+            if sq == q:
+                return p
+        return -1
+    # reveal_order: movers revealed after the thrower are still on their start square
+    if o >= 0 and not (o in moved and rank[o] > shooter_rank):
+        return o
+    for p, sq in moved.items():
+        if sq == q and rank[p] > shooter_rank:
+            return p
+    return -1
+
+
+# --- what a player could hit now ----------------------------------------------------------
+
+
+def targets(s: SubzeroState) -> dict[int, int]:
+    """For the player about to reveal: who a ball thrown now in each direction would hit,
+    if the players still to reveal stay where they are and do not duck."""
+    if s.phase != REVEAL:
+        return {}
+    g = s.g
+    me = s.order[s.rpos]
+    reveals = s.step_reveals
+    pos = list(s.pos)
+    at = list(s.at)
+    walks = moves(s, reveals, pos, at)
+    moved = {p: walk[0] for p, walk in walks if len(walk) > 1}
+    rank = {r.player: i for i, r in enumerate(reveals)}
+    my_rank = len(reveals)
+    found: dict[int, int] = {}
+    for d in g.shot_directions:
+        for q in g.rays[s.pos[me]][d][: g.ball_range]:
+            o = at[q]
+            if moved and g.moving_target != "end_square":
+                o = _seen(q, o, moved, rank, my_rank, g.moving_target)
+            if o >= 0 and o != me and not s.ducking[o]:
+                found[d] = o
+                break
+    return found
