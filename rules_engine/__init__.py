@@ -1,3 +1,15 @@
-"""Rules engines for the games in `components/`: one module per game behind one protocol
-(`rules_engine.core`), worked-example checking (`rules_engine.examples`) and the registry of
-engines by game id (`rules_engine.registry.engine_for`)."""
+"""Rules engines for the games in `components/`: they know rules, not paper and not files.
+
+- `core`: the protocol every engine implements (Engine, State, chance as a player,
+  joint actions for simultaneous steps, notation, views) and the drivers that work on
+  any engine (replay, random play, parsing and formatting steps).
+- `params`: what an engine is built from (`GameData`: rule parameters per version,
+  players, rule options, the pieces' printed values); printgen makes it from the YAML.
+- `examples`: replaying an in-memory worked example and reporting the first step and
+  key that differ (printgen reads the files and places the report in them).
+- `registry`: which engine plays which game (`engine_for("submarine-attack")`).
+- One package per game, each with a map of its rooms in its `__init__`:
+  `submarine_attack`, `squares2`, `subzero`, `susumuka_modoruka`, `kill_shot`.
+
+Only the standard library is imported here, and nothing from printgen (a test checks).
+"""
