@@ -39,6 +39,7 @@ from printgen.rulebook import (
     rulebook_html,
 )
 from printgen.sheets import SheetInfo, checklist_rows_per_page, write_calibration, write_sheets
+from printgen.templating import reset_budget
 
 Progress = Callable[[str, int], None]  # (step description, units of work done)
 
@@ -132,6 +133,7 @@ def render_all(
 ) -> list[Rendered]:
     rendered = []
     for game in games:
+        reset_budget()
         book = load_rulebook(game) if rulebooks and has_rulebook(game) else None
         report = SafeZoneReport()
         faces = faces_of(game, lib, lang, report)

@@ -368,13 +368,19 @@ def _deadline(seconds: float) -> Iterator[None]:
 _slow = {"seconds": 0.0}
 
 
-def _guarded(work: Callable[[], Any], names: list[str]) -> Any:
+def reset_budget() -> None:
+    """Start a new budget of slow renders (once per game loaded, so a long-running
+    process, a test session say, does not add up the slow renders of unrelated games)."""
+    _slow["seconds"] = 0.0
+
+
+def _guarded(work: Callable[[], Any], names: list[str], timed: bool = True) -> Any:
     started = time.perf_counter()
     try:
         with _deadline(TIME_LIMIT):
             result = work()
         spent = time.perf_counter() - started
-        if spent > SLOW_RENDER:
+        if timed and spent > SLOW_RENDER:
             # Many pieces each a little under the limit must not add up to minutes.
             _slow["seconds"] += spent
             if _slow["seconds"] > SLOW_BUDGET:
@@ -445,11 +451,13 @@ def render(source: str, data: dict[str, Any]) -> str:
     if not is_template(source):
         return source
     names = sorted(data)
+    # Compiling (once per source) is not the template's work: only rendering is timed.
+    template: jinja2.Template = _guarded(lambda: compile_template(source), names, timed=False)
 
     def work() -> str:
         total = 0
         parts: list[str] = []
-        for chunk in compile_template(source).generate(data):
+        for chunk in template.generate(data):
             total += len(chunk)
             if total > MAX_TEXT:
                 raise TemplateFailure(f"the template makes more than {MAX_TEXT:,} characters")
@@ -462,13 +470,15 @@ def render(source: str, data: dict[str, Any]) -> str:
 
 def evaluate(source: str, data: dict[str, Any]) -> Any:
     """Evaluate a Jinja expression (`each:`), bounded and sandboxed like `render`."""
-    return _guarded(lambda: compile_expression(source)(data), sorted(data))
+    names = sorted(data)
+    expression = _guarded(lambda: compile_expression(source), names, timed=False)
+    return _guarded(lambda: expression(data), names)
 
 
 def check_syntax(source: str) -> None:
     """Compile a template without rendering it (for `validate`)."""
     if is_template(source):
-        _guarded(lambda: compile_template(source), [])
+        _guarded(lambda: compile_template(source), [], timed=False)
 
 
 def place(where: Location | None, line: int) -> Location | None:
