@@ -8,6 +8,7 @@ line and column of every mapping key and value so a pydantic error location
 from __future__ import annotations
 
 import difflib
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -174,7 +175,13 @@ def _scalar(loader: yaml.SafeLoader, node: yaml.Node, path: Path) -> Any:
     if node.tag == _DATE_TAG:
         return str(node.value)
     try:
-        return loader.construct_object(node, deep=True)
+        value = loader.construct_object(node, deep=True)
+        if isinstance(value, float) and not math.isfinite(value):
+            raise PrintgenError(
+                f"'{node.value}' is not a number a game can use: write a finite number",
+                _mark(path, node),
+            )
+        return value
     except ValueError as exc:  # an integer of thousands of digits, say
         raise PrintgenError(f"value cannot be read: {exc}", _mark(path, node)) from None
 

@@ -144,3 +144,57 @@ def test_mutated_yaml_loads_or_fails_with_printgen_error(
         assert str(exc).strip(), "a PrintgenError without a message"
     finally:
         (fuzz_root / rel).write_text(original, encoding="utf-8")
+
+
+# What `validate` adds to loading: the rulebook's section texts (templates and Markdown)
+# and the worked examples the engine replays.
+RULEBOOK_AND_EXAMPLES = (
+    f"components/{GAME}/rulebook/torpedoes.yaml",
+    f"components/{GAME}/examples/07-seed-round-won-by-sinkings.yaml",
+    # one worked example of every other game: each engine reads its own setup keys
+    "components/subzero/examples/01-seed-worked-example.yaml",
+    "components/squares2/examples/01-seed-board-example-1.yaml",
+    "components/kill-shot/examples/01-bad-intel-top-5.yaml",
+    "components/susumuka-modoruka/examples/01-tsuchikappa-depth-0.yaml",
+)
+
+
+@pytest.mark.parametrize("rel", RULEBOOK_AND_EXAMPLES)
+@settings(
+    max_examples=150,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(mutations=MUTATIONS)
+def test_mutated_sections_and_examples_check_or_fail_with_printgen_error(
+    fuzz_root: Path, rel: str, mutations: list[Mutation]
+) -> None:
+    from printgen.examples import check_file
+    from printgen.model import load_game
+    from printgen.rulebook import load_rulebook
+    from printgen.rulebook.text import TextContext, markdown_blocks, render_text
+
+    original = (ROOT / rel).read_text(encoding="utf-8")
+    text = original
+    for mutation in mutations:
+        text = mutate(text, mutation)
+    changed = difflib.unified_diff(original.splitlines(), text.splitlines(), lineterm="", n=0)
+    note("\n".join(list(changed)[2:12]))
+    (fuzz_root / rel).write_text(text, encoding="utf-8")
+    try:
+        game = load_game(fuzz_root / "components" / rel.split("/")[1])
+        if "/examples/" in rel:
+            check_file(game, fuzz_root / rel)
+        else:
+            book = load_rulebook(game)
+            for section in book.sections.values():
+                for lang in ("ja", "en"):
+                    where = section.doc.where((lang, "text"))
+                    source = getattr(section.section, lang).text
+                    markdown_blocks(render_text(source, TextContext(game, lang), where))
+    except PrintgenError as exc:
+        assert str(exc).strip(), "a PrintgenError without a message"
+    finally:
+        (fuzz_root / rel).write_text(original, encoding="utf-8")

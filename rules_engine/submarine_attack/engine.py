@@ -239,7 +239,7 @@ class SubmarineAttack(EngineBase):
                 cards = self._setup_list(setup, "actions", name)
                 try:
                     place = Place(p, tuple(int(s) for s in ships), tuple(str(c) for c in cards))
-                except (TypeError, ValueError):
+                except (TypeError, ValueError, OverflowError):
                     raise SetupError(
                         ("transports", name), "ship numbers must be integers"
                     ) from None
