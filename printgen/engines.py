@@ -13,7 +13,7 @@ from typing import Any
 
 from printgen.model import Game, Text
 from rules_engine import params
-from rules_engine.core import Bilingual, Engine, RuleOption
+from rules_engine.core import Bilingual, RuleOption
 from rules_engine.registry import EngineEntry, engine_for
 
 _made: dict[int, tuple[Game, params.GameData]] = {}
@@ -73,16 +73,6 @@ def game_data(game: Game) -> params.GameData:
 def engine_entry(game: Game) -> EngineEntry | None:
     """The engine that plays this game, or None when none does yet."""
     return engine_for(game.id)
-
-
-def load_engine(
-    game: Game, version: str | None = None, options: Mapping[str, object] | None = None
-) -> Engine[Any]:
-    """The game's engine under a rule version (default: the current one) and options."""
-    entry = engine_for(game.id)
-    if entry is None:
-        raise KeyError(game.id)
-    return entry.load(game_data(game), version, options)
 
 
 def rule_options(game: Game) -> tuple[RuleOption, ...]:

@@ -91,16 +91,16 @@ class TextPlacement:
 class SafeZoneReport:
     """Text that reaches into the safe margin, one line per field (not one per piece)."""
 
-    found: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    # (the field's place, its name, how deep it reaches in mm) -> the pieces it is on
+    found: dict[tuple[str, str, str], list[str]] = field(default_factory=dict)
 
     def add(self, where: Location | None, field_name: str, depth: float, piece: str) -> None:
-        key = (str(where) if where else "", f"{field_name}|{depth:.1f}")
+        key = (str(where) if where else "", field_name, f"{depth:.1f}")
         self.found.setdefault(key, []).append(piece)
 
     def lines(self) -> list[str]:
         out = []
-        for (where, detail), pieces in sorted(self.found.items()):
-            field_name, depth = detail.split("|")
+        for (where, field_name, depth), pieces in sorted(self.found.items()):
             unique = list(dict.fromkeys(pieces))
             more = f" and {len(unique) - 1} more" if len(unique) > 1 else ""
             at = f"{where}: " if where else ""

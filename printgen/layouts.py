@@ -19,6 +19,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validat
 
 from printgen.errors import ErrorList, Location, PrintgenError
 from printgen.files import check_inside, project_file
+from printgen.geometry import MAX_SIDE_MM
 from printgen.source import Document, load_yaml, validate
 from printgen.units import Length, parse_length
 
@@ -41,8 +42,8 @@ def _positive_size(value: tuple[float, float]) -> tuple[float, float]:
     for side in value:
         if side <= 0:
             raise ValueError("sides must be more than zero")
-        if side > 2000:
-            raise ValueError("sides must be at most 2000 mm")
+        if side > MAX_SIDE_MM:
+            raise ValueError(f"sides must be at most {MAX_SIDE_MM:g} mm")
     return value
 
 

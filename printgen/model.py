@@ -285,10 +285,6 @@ class Game:
     pieces: list[Piece]
     doc: Document | None = field(default=None, compare=False, repr=False)  # game.yaml
 
-    def place(self, key: str) -> Location:
-        """Where a top-level key of game.yaml is written (else game.yaml itself)."""
-        return self.where(key)
-
     def where(self, *key: str | int) -> Location:
         """Where a value of game.yaml is written (or its nearest enclosing value)."""
         return self.doc.where(key) if self.doc else Location(self.folder / "game.yaml")

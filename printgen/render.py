@@ -24,14 +24,13 @@ from printgen.model import Game, Piece, Text
 from printgen.ops import Ellipse, Face, Op, Picture, Polygon, Rect, TextRun
 from printgen.templating import (
     RULES_ORIGIN,
-    MissingFailure,
     Origin,
     TemplateFailure,
     data_view,
     evaluate,
     is_template,
-    place,
-    render,
+    render_field,
+    template_error,
 )
 from printgen.textlayout import TextDoesNotFit, layout_text, unknown_icons
 from printgen.units import parse_length, pt_to_mm
@@ -134,24 +133,6 @@ def context(game: Game, piece: Piece, lang: str) -> dict[str, Any]:
         "lang": lang,
         "t": lambda value: pick(value, lang),
     }
-
-
-def render_field(source: str, ctx: dict[str, Any], where: Location | None, what: str) -> str:
-    """Render one templated field; errors name `what` (the piece and the field) and the
-    template's place, or the data's place when the data lacks a value the field uses."""
-    try:
-        return render(source, ctx)
-    except TemplateFailure as exc:
-        raise template_error(exc, where, what) from None
-
-
-def template_error(exc: TemplateFailure, where: Location | None, what: str) -> PrintgenError:
-    at = place(where, exc.line)
-    if isinstance(exc, MissingFailure) and exc.where is not None:
-        # The data lacks what the template reads: point at the data, name the reader.
-        reader = what.split(", ", 1)[1] if what.startswith("component ") and ", " in what else what
-        return PrintgenError(f"{exc.message}; {at} reads it ({reader})", exc.where)
-    return PrintgenError(f"{what}: {exc.message}", at)
 
 
 def render_face(

@@ -32,7 +32,7 @@ from jinja2 import nodes
 from jinja2.compiler import CodeGenerator, Frame
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-from printgen.errors import Location
+from printgen.errors import Location, PrintgenError
 
 MAX_TEXT = 100_000  # characters a template, or one value inside it, may produce
 MAX_ARGUMENT_TEXT = 10_000  # characters of a text handed to a filter or function
@@ -475,14 +475,26 @@ def evaluate(source: str, data: dict[str, Any]) -> Any:
     return _guarded(lambda: expression(data), names)
 
 
-def check_syntax(source: str) -> None:
-    """Compile a template without rendering it (for `validate`)."""
-    if is_template(source):
-        _guarded(lambda: compile_template(source), [], timed=False)
-
-
 def place(where: Location | None, line: int) -> Location | None:
     """The place of a template's line `line` inside a YAML value at `where`."""
     if where is None or line <= 1 or not where.line:
         return where
     return Location(where.file, where.line + line - 1, 0)
+
+
+def render_field(source: str, data: dict[str, Any], where: Location | None, what: str) -> str:
+    """Render one templated field; errors name `what` (the piece and the field) and the
+    template's place, or the data's place when the data lacks a value the field uses."""
+    try:
+        return render(source, data)
+    except TemplateFailure as exc:
+        raise template_error(exc, where, what) from None
+
+
+def template_error(exc: TemplateFailure, where: Location | None, what: str) -> PrintgenError:
+    at = place(where, exc.line)
+    if isinstance(exc, MissingFailure) and exc.where is not None:
+        # The data lacks what the template reads: point at the data, name the reader.
+        reader = what.split(", ", 1)[1] if what.startswith("component ") and ", " in what else what
+        return PrintgenError(f"{exc.message}; {at} reads it ({reader})", exc.where)
+    return PrintgenError(f"{what}: {exc.message}", at)

@@ -12,6 +12,8 @@ from __future__ import annotations
 import difflib
 import re
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -20,6 +22,10 @@ from hypothesis import strategies as st
 
 from printgen.build import Project, load_all, render_all
 from printgen.errors import PrintgenError
+from printgen.examples import check_file
+from printgen.model import load_game
+from printgen.rulebook import load_rulebook
+from printgen.rulebook.text import TextContext, markdown_blocks, render_text
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = "submarine-attack"
@@ -110,6 +116,34 @@ def test_mutations_change_the_text() -> None:
     assert mutate(text, ("value", 1, 1, "")) == "size: [63mm, 88mm]\nvalues: {a: 1}\n"
 
 
+@contextmanager
+def mutated(root: Path, rel: str, mutations: list[Mutation]) -> Iterator[None]:
+    """`rel` in the project copy `root`, mutated for the body (shown in a failure's report),
+    then restored; a PrintgenError in the body is the project's own answer, and fine."""
+    original = (ROOT / rel).read_text(encoding="utf-8")
+    text = original
+    for mutation in mutations:
+        text = mutate(text, mutation)
+    changed = difflib.unified_diff(original.splitlines(), text.splitlines(), lineterm="", n=0)
+    note("\n".join(list(changed)[2:12]))
+    (root / rel).write_text(text, encoding="utf-8")
+    try:
+        yield
+    except PrintgenError as exc:
+        assert str(exc).strip(), "a PrintgenError without a message"
+    finally:
+        (root / rel).write_text(original, encoding="utf-8")
+
+
+FUZZ = settings(
+    max_examples=150,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+
 @pytest.fixture()
 def fuzz_root(tmp_path: Path) -> Path:
     """One copy of the project's data per test function (each example rewrites one file)."""
@@ -119,31 +153,14 @@ def fuzz_root(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("rel", FILES)
-@settings(
-    max_examples=150,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@FUZZ
 @given(mutations=MUTATIONS)
 def test_mutated_yaml_loads_or_fails_with_printgen_error(
     fuzz_root: Path, rel: str, mutations: list[Mutation]
 ) -> None:
-    original = (ROOT / rel).read_text(encoding="utf-8")
-    text = original
-    for mutation in mutations:
-        text = mutate(text, mutation)
-    changed = difflib.unified_diff(original.splitlines(), text.splitlines(), lineterm="", n=0)
-    note("\n".join(list(changed)[2:12]))
-    (fuzz_root / rel).write_text(text, encoding="utf-8")
-    try:
+    with mutated(fuzz_root, rel, mutations):
         lib, games = load_all(Project(fuzz_root), [GAME])
         render_all(lib, games, "both")
-    except PrintgenError as exc:
-        assert str(exc).strip(), "a PrintgenError without a message"
-    finally:
-        (fuzz_root / rel).write_text(original, encoding="utf-8")
 
 
 # What `validate` adds to loading: the rulebook's section texts (templates and Markdown)
@@ -160,41 +177,19 @@ RULEBOOK_AND_EXAMPLES = (
 
 
 @pytest.mark.parametrize("rel", RULEBOOK_AND_EXAMPLES)
-@settings(
-    max_examples=150,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@FUZZ
 @given(mutations=MUTATIONS)
 def test_mutated_sections_and_examples_check_or_fail_with_printgen_error(
     fuzz_root: Path, rel: str, mutations: list[Mutation]
 ) -> None:
-    from printgen.examples import check_file
-    from printgen.model import load_game
-    from printgen.rulebook import load_rulebook
-    from printgen.rulebook.text import TextContext, markdown_blocks, render_text
-
-    original = (ROOT / rel).read_text(encoding="utf-8")
-    text = original
-    for mutation in mutations:
-        text = mutate(text, mutation)
-    changed = difflib.unified_diff(original.splitlines(), text.splitlines(), lineterm="", n=0)
-    note("\n".join(list(changed)[2:12]))
-    (fuzz_root / rel).write_text(text, encoding="utf-8")
-    try:
+    with mutated(fuzz_root, rel, mutations):
         game = load_game(fuzz_root / "components" / rel.split("/")[1])
         if "/examples/" in rel:
             check_file(game, fuzz_root / rel)
-        else:
-            book = load_rulebook(game)
-            for section in book.sections.values():
-                for lang in ("ja", "en"):
-                    where = section.doc.where((lang, "text"))
-                    source = getattr(section.section, lang).text
-                    markdown_blocks(render_text(source, TextContext(game, lang), where))
-    except PrintgenError as exc:
-        assert str(exc).strip(), "a PrintgenError without a message"
-    finally:
-        (fuzz_root / rel).write_text(original, encoding="utf-8")
+            return
+        book = load_rulebook(game)
+        for section in book.sections.values():
+            for lang in ("ja", "en"):
+                where = section.doc.where((lang, "text"))
+                source = getattr(section.section, lang).text
+                markdown_blocks(render_text(source, TextContext(game, lang), where))

@@ -412,7 +412,7 @@ def rulebook_html(
     try:
         options = rule_options(game)
     except ValueError as exc:  # the game's data does not fit its engine
-        raise PrintgenError(f"rule options: {exc}", game.place("options")) from None
+        raise PrintgenError(f"rule options: {exc}", game.where("options")) from None
     blocks = assemble(rb, faces, results, options, pictures, lib.fonts["gothic"])
     pages = {edition: html_of(rb, blocks, edition, lib.root) for edition in editions}
     return embed_fonts(pages, lib.root, pictures) if embed else pages

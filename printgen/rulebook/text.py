@@ -17,7 +17,7 @@ from printgen.templating import (
     Origin,
     TemplateFailure,
     data_view,
-    render,
+    render_field,
     suggestion,
 )
 
@@ -122,9 +122,4 @@ class TextContext:
 
 
 def render_text(source: str, ctx: TextContext, where: Location) -> str:
-    from printgen.render import template_error
-
-    try:
-        return render(source, ctx.data())
-    except TemplateFailure as exc:
-        raise template_error(exc, where, f"rulebook text ({ctx.lang})") from None
+    return render_field(source, ctx.data(), where, f"rulebook text ({ctx.lang})")
