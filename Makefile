@@ -25,7 +25,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 test: lint typecheck
-	$(BIN)/pytest -n 2
+	$(BIN)/pytest -n 2 --dist loadgroup
 
 bench: $(STAMP)
 	$(BIN)/python bench/print.py

@@ -7,7 +7,8 @@ its file:line) -> cards and sheets, rulebooks, and the rules engine's parameters
   `layouts` (layouts, presets, fonts, icons), `files` (files only from inside the
   project, images checked), `units`, `errors`.
 - Faces: `templating` (the one sandbox every template renders in), `render` (a layout
-  and a piece's data to drawing operations), `textlayout` (fitting text, kinsoku),
+  and a piece's data to drawing operations), `textlayout` (fitting text, kinsoku, type
+  size floors), `jatext` (Japanese for print: folded-line spaces removed, phrases),
   `geometry` (what can be printed), `ops`, `fonts`.
 - Output: `pdfdraw` and `raster` (the two renderers), `imposition` and `sheets`
   (pieces on pages, crop marks, duplex backs), `exports` (card pages, PNGs), `build`

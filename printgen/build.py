@@ -38,6 +38,7 @@ from printgen.rulebook import (
     render_pdf,
     rulebook_html,
 )
+from printgen.rulebook.assemble import AIDS, EDITIONS
 from printgen.sheets import SheetInfo, checklist_rows_per_page, write_calibration, write_sheets
 from printgen.templating import reset_budget
 
@@ -395,6 +396,14 @@ def write_game(
     if r.rulebook is not None:
         books = rulebooks() if rulebooks else make_rulebooks(lib, r.rulebook)
         for edition, data in books.items():
+            if edition.startswith("aid-"):  # the player aid: A5 halves of A4 sheets
+                lang = edition.removeprefix("aid-")
+                put(
+                    f"player-aid-{lang}.pdf",
+                    data,
+                    {"kind": "player-aid", "lang": lang, "paper": "a4"},
+                )
+                continue
             put(
                 f"rulebook-{edition}.pdf",
                 data,
@@ -521,6 +530,14 @@ def build(
     rendered = render_all(lib, todo, opts.lang, opts.rulebooks)
     if on_rendered:
         on_rendered(rendered)
+    if opts.strict:  # warnings are errors: say so before the slow rulebook work
+        warned = [
+            w
+            for r in rendered
+            for w in r.warnings + (r.rulebook.stale_report() if r.rulebook else [])
+        ]
+        if warned:
+            raise ErrorList([PrintgenError(w) for w in warned])
     out_root.mkdir(parents=True, exist_ok=True)
     stagings: list[tuple[Path, Path]] = []
     books = [r for r in rendered if r.rulebook is not None]
@@ -536,7 +553,7 @@ def build(
             for r in books:
                 assert r.rulebook is not None
                 pages = rulebook_html(lib, r.rulebook, pictures=pictures)
-                for edition in ("ja-en", "ja", "en"):
+                for edition in sorted(pages, key=lambda e: e != "ja-en"):
                     title = f"{r.game.id} ({edition})"
                     futures[(r.game.id, edition)] = pool.submit(
                         _pdf_job, pages[edition], lib.root, title, pictures
@@ -545,7 +562,11 @@ def build(
         def collect(game_id: str) -> Callable[[], dict[str, bytes]] | None:
             if not pool:
                 return None
-            return lambda: {e: futures[(game_id, e)].result() for e in ("ja", "en", "ja-en")}
+            return lambda: {
+                e: futures[(game_id, e)].result()
+                for e in EDITIONS + AIDS
+                if (game_id, e) in futures
+            }
 
         for r in rendered:
             staging = Path(tempfile.mkdtemp(prefix=f".{r.game.id}.tmp-", dir=out_root))

@@ -20,7 +20,7 @@ from printgen.engines import game_data
 from printgen.errors import ErrorList, Location, PrintgenError, display_path
 from printgen.model import Game, Strict, Text
 from printgen.source import Document, Key, load_yaml, validate
-from rules_engine.core import Bilingual, Engine, OptionError
+from rules_engine.core import Bilingual, Diagram, Engine, OptionError
 from rules_engine.examples import (
     ExampleError,
     ExampleStep,
@@ -83,6 +83,8 @@ class ExampleResult:
     actual: Any = None
     message: str = ""
     steps: tuple[StepTrace, ...] = ()
+    setup_diagram: Diagram | None = None  # the state the setup makes, drawn
+    about: Text | None = None  # the example's introduction, for the rulebook
 
     @property
     def status(self) -> str:
@@ -208,4 +210,6 @@ def run_example(game: Game, example: Example) -> ExampleResult:
         actual=found.actual,
         message=found.message,
         steps=found.steps,
+        setup_diagram=found.setup_diagram,
+        about=example.spec.about,
     )

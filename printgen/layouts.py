@@ -21,6 +21,7 @@ from printgen.errors import ErrorList, Location, PrintgenError
 from printgen.files import check_inside, project_file
 from printgen.geometry import MAX_SIDE_MM
 from printgen.source import Document, load_yaml, validate
+from printgen.textlayout import MIN_LEADING
 from printgen.units import Length, parse_length
 
 Scalar = str | float | int
@@ -55,7 +56,17 @@ class Strict(BaseModel):
 
 
 class Element(Strict):
-    """One drawn thing on a face. Which keys apply depends on `type`."""
+    """One drawn thing on a face. Which keys apply depends on `type`.
+
+    Text is `role: body` (the default: what a player reads to play, never under 7 pt) or
+    `role: secondary` (footers, labels, captions, reminders: never under 6 pt). `size` is
+    the size wanted; if the text does not fit, it shrinks in half points down to
+    `min_size`, and never below its role's floor (a `min_size` under the floor counts as
+    the floor). A `size` under the floor, or text that does not fit at the floor, is an
+    error naming the piece and the layout line: change the layout (a bigger box, fewer
+    lines, two columns), do not shrink it. `leading` (line pitch in font sizes) is at
+    least 1.15 so that lines never touch.
+    """
 
     id: str | None = None
     type: Literal["rect", "ellipse", "line", "polygon", "text", "icon", "image"] | None = None
@@ -71,6 +82,11 @@ class Element(Strict):
     font: str = "regular"
     size: Scalar = "9pt"
     min_size: Scalar | None = None
+    role: Literal["body", "secondary"] = Field(
+        "body",
+        description="body: text read to play (at least 7 pt); secondary: footers, labels, "
+        "captions and reminders (at least 6 pt)",
+    )
     leading: float = 1.2
     align: Literal["left", "center", "right"] = "left"
     valign: Literal["top", "middle", "bottom"] = "top"
@@ -91,8 +107,10 @@ class Element(Strict):
     @field_validator("leading")
     @classmethod
     def _leading(cls, value: float) -> float:
-        if not 0.5 <= value <= 5:
-            raise ValueError("must be between 0.5 and 5 (times the font size)")
+        if not MIN_LEADING <= value <= 5:
+            raise ValueError(
+                f"must be between {MIN_LEADING:g} and 5 (times the font size): closer lines touch"
+            )
         return value
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from PIL import Image, ImageColor, ImageDraw
 
 from printgen import fonts
-from printgen.ops import Ellipse, Face, Picture, Polygon, Rect, TextRun
+from printgen.ops import Ellipse, Face, Op, Picture, Polygon, Rect, TextRun
 
 
 def pixel_size(face: Face, dpi: int) -> tuple[int, int]:
@@ -58,15 +58,21 @@ def dashed(
 
 
 def draw_face(face: Face, dpi: int) -> Image.Image:
-    scale = dpi / 25.4
-    b = face.bleed
     image = Image.new("RGB", pixel_size(face, dpi), "white")
+    paint(image, face.ops, dpi, face.bleed)
+    return image
+
+
+def paint(image: Image.Image, ops: tuple[Op, ...] | list[Op], dpi: int, bleed: float = 0.0) -> None:
+    """Draw operations onto an image (mm from the trim box's corner, `bleed` mm inside)."""
+    scale = dpi / 25.4
+    b = bleed
     draw = ImageDraw.Draw(image)
 
     def p(x: float, y: float) -> tuple[float, float]:
         return ((x + b) * scale, (y + b) * scale)
 
-    for op in face.ops:
+    for op in ops:
         if isinstance(op, TextRun):
             font = fonts.pillow_font(op.font_path, op.size_pt * dpi / 72.0)
             draw.text(p(op.x, op.baseline), op.text, font=font, fill=_rgb(op.colour), anchor="ls")
@@ -118,7 +124,6 @@ def draw_face(face: Face, dpi: int) -> Image.Image:
                 draw.polygon(pts, fill=_rgb(op.fill), outline=_rgb(op.stroke), width=width)
             elif op.stroke:
                 draw.line(pts, fill=_rgb(op.stroke), width=width, joint="curve")
-    return image
 
 
 def png_bytes(face: Face, dpi: int) -> bytes:

@@ -32,18 +32,23 @@ from printgen.templating import (
     render_field,
     template_error,
 )
-from printgen.textlayout import TextDoesNotFit, layout_text, unknown_icons
+from printgen.textlayout import Fitted, TextDoesNotFit, layout_text, unknown_icons
 from printgen.units import parse_length, pt_to_mm
 
 LANG_CHOICES = ("ja", "en", "both")
+# The smallest text a player can read at arm's length, by the field's `role`.
+FLOOR_PT = {"body": 7.0, "secondary": 6.0}
 MAX_FIELD_TEXT = 5_000  # characters in one text field of a piece
 MAX_FONT_PT = 400.0
 
 
 def pick(value: Any, lang: str) -> str:
-    """A bilingual value in the chosen language; `both` stacks Japanese over English."""
+    """A bilingual value in the chosen language; `both` stacks Japanese over English (once
+    when the two are the same, as "HP +10")."""
     if isinstance(value, Text):
-        return value.ja if lang == "ja" else value.en if lang == "en" else f"{value.ja}\n{value.en}"
+        if lang == "both" and value.ja != value.en:
+            return f"{value.ja}\n{value.en}"
+        return value.en if lang == "en" else value.ja
     if isinstance(value, dict) and set(value) >= {"ja", "en"}:
         return pick(Text(ja=str(value["ja"]), en=str(value["en"])), lang)
     return "" if value is None else str(value)
@@ -60,6 +65,21 @@ class FaceRequest:
     @property
     def key(self) -> str:
         return f"{self.piece.id}.{self.side}.{self.lang}"
+
+
+@dataclass(frozen=True)
+class FieldText:
+    """One text field as laid out on a face (for checks: sizes, line breaks, pitch)."""
+
+    id: str | None
+    instance: int  # which one of a repeated field (`repeat`, `each`)
+    role: str
+    text: str  # the field's text before line breaking
+    width: float  # of its box, mm
+    leading: float
+    fitted: Fitted
+    font_name: str
+    where: Location | None
 
 
 def face_layout(lib: LayoutLibrary, req: FaceRequest) -> tuple[str, Location]:
@@ -136,10 +156,14 @@ def context(game: Game, piece: Piece, lang: str) -> dict[str, Any]:
 
 
 def render_face(
-    lib: LayoutLibrary, game: Game, req: FaceRequest, report: SafeZoneReport | None = None
+    lib: LayoutLibrary,
+    game: Game,
+    req: FaceRequest,
+    report: SafeZoneReport | None = None,
+    fields: list[FieldText] | None = None,
 ) -> Face:
     """Evaluate every element of the face's layout for this piece; text that reaches into
-    the safe margin is noted in `report`."""
+    the safe margin is noted in `report`, and each text field as laid out in `fields`."""
     layout_name, where = face_layout(lib, req)
     layout = lib.layout(layout_name, where)
     w, h = piece_size(lib, req.piece)
@@ -149,6 +173,7 @@ def render_face(
     ctx["side"] = req.side
     drawer = _FaceDrawer(lib, game, layout, req, ctx, w, h)
     drawer.report = report
+    drawer.fields = fields
     for element in layout.elements:
         drawer.element(element)
     return Face(req.key, w, h, layout.bleed, tuple(drawer.ops))
@@ -171,6 +196,7 @@ class _FaceDrawer:
         self.where: Location | None = layout.where
         self.element_now: Element | None = None
         self.report: SafeZoneReport | None = None
+        self.fields: list[FieldText] | None = None
         self.limit = game.info.limits.repeat
         ctx["s"] = _Strings(self)
 
@@ -393,16 +419,30 @@ class _FaceDrawer:
             )
         font = self.lib.font(self.layout, str(self.value(e.font, "font")), self.where)
         font_name = fonts.pdf_font_name(font.key, font.path)
-        size = self.length(e.size, "size") / pt_to_mm(1)
+        size = round(self.length(e.size, "size") / pt_to_mm(1), 4)
+        floor = FLOOR_PT[e.role]
+        if not 0 < size <= MAX_FONT_PT:
+            raise PrintgenError(
+                f"{self.about('size')}: size {size:g}pt must be more than 0 and at most "
+                f"{MAX_FONT_PT:g}pt",
+                self.layout.field_where(e, "size"),
+            )
+        if size < floor:
+            raise PrintgenError(
+                f"{self.about('size')}: size {size:g}pt is under the {floor:g}pt floor for "
+                f"{e.role} text (role: {e.role}): enlarge it and make room on the layout",
+                self.layout.field_where(e, "size"),
+            )
         min_size = (
-            self.length(e.min_size, "min_size") / pt_to_mm(1) if e.min_size else min(size, 6.0)
+            round(self.length(e.min_size, "min_size") / pt_to_mm(1), 4) if e.min_size else floor
         )
-        if not (0 < min_size <= size <= MAX_FONT_PT):
+        if not 0 < min_size <= size:
             raise PrintgenError(
                 f"{self.about('size')}: size {size:g}pt and min_size {min_size:g}pt must satisfy "
                 f"0 < min_size <= size <= {MAX_FONT_PT:g}pt",
                 self.layout.field_where(e, "size"),
             )
+        min_size = max(min_size, floor)  # shrinking never goes under the role's floor
         ink = self.colour(e.colour, "colour") or "#000000"
         try:
             fitted = layout_text(
@@ -423,10 +463,25 @@ class _FaceDrawer:
             raise PrintgenError(
                 f"text does not fit: game {self.game.id}, component {self.req.piece.id}, "
                 f"{copies_text(self.req.piece.count)}, {self.req.side} ({self.req.lang}), "
-                f"field '{field_name}': {exc.needed}; "
-                "shorten the text, enlarge the box or lower min_size",
+                f"field '{field_name}' ({e.role} text, floor {floor:g}pt): {exc.needed}; "
+                "make room on the layout (a bigger box, fewer lines, two columns) or shorten "
+                "the text",
                 self.where,
             ) from None
+        if self.fields is not None:
+            self.fields.append(
+                FieldText(
+                    e.id,
+                    int(self.ctx.get("i", 0)),
+                    e.role,
+                    content,
+                    w,
+                    e.leading,
+                    fitted,
+                    font_name,
+                    self.where,
+                )
+            )
         em = pt_to_mm(fitted.size_pt)
         ascent = fonts.ascent_ratio(font_name) * em
         placed = [

@@ -1,5 +1,9 @@
 """Fitting text into a box: line breaking with kinsoku, inline icons, shrink to a minimum.
 
+Japanese breaks between BudouX phrases (`printgen.jatext`), never inside one unless the
+phrase alone is wider than the box; English breaks at spaces (or after the hyphen of a
+hyphenated word), never inside a word.
+
 Works on measurements only (reportlab font metrics), so the PDF and the PNG renderer
 place every run at the same position.
 """
@@ -11,6 +15,8 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from printgen.jatext import JA, breakable_units, has_japanese, unfold
+
 # Characters that may not begin a line (closing brackets, Japanese full stops and
 # commas, small kana, prolonged sound mark) and that may not end one (opening brackets).
 NO_LINE_START = frozenset(
@@ -20,7 +26,10 @@ NO_LINE_START = frozenset(
 NO_LINE_END = frozenset("（(［[｛{「『【〔〈《“‘")
 
 ICON = re.compile(r":([a-z0-9-]+):")
-_WORD = re.compile(r"[^\s\u3000-\u9fff\uff00-\uffef]+|\s+|.", re.S)
+MIN_LEADING = 1.15  # line pitch in font sizes: closer lines touch
+# U+2060 (word joiner) between two characters: never break there. For where BudouX cuts
+# a word it does not know (縦横な|なめ: write "縦横な\u2060なめ"); it is not drawn.
+WORD_JOINER = "\u2060"
 
 
 @dataclass(frozen=True)
@@ -60,6 +69,9 @@ class TextDoesNotFit(Exception):
 
 
 def tokenize(text: str, icons: Iterable[str]) -> list[Token]:
+    """Text as units a line may break between: Japanese phrases (BudouX), English words
+    (and the parts of a hyphenated word), icons, spaces and forced line breaks. Spaces
+    that a folded YAML line left between Japanese characters are removed first."""
     known = set(icons)
     tokens: list[Token] = []
     pos = 0
@@ -79,31 +91,98 @@ def unknown_icons(text: str, icons: Iterable[str]) -> list[str]:
 
 
 def _plain(text: str) -> Iterable[Token]:
-    for piece in _WORD.findall(text):
-        if "\n" in piece:
-            for i, part in enumerate(piece.split("\n")):
-                if i:
-                    yield Token("newline", "\n")
-                if part.strip() == "" and part:
-                    yield Token("space", " ")
-            continue
-        if piece.isspace():
-            yield Token("space", " ")
+    for i, paragraph in enumerate(text.split("\n")):
+        if i:
+            yield Token("newline", "\n")
+        for unit in units(paragraph):
+            yield Token("space", " ") if unit == " " else Token("text", unit)
+
+
+def units(text: str) -> list[str]:
+    """One paragraph as unbreakable units and single spaces (`" "`): a line may break at
+    a space and between two units, nowhere else. Japanese breaks between BudouX phrases,
+    English at spaces and after the hyphen of a hyphenated word, never inside a word;
+    a word joiner (U+2060) joins the units on either side of it."""
+    pieces: list[str] = []
+    for unit in breakable_units(unfold(text)):
+        for part in _SPACES.split(unit):
+            if not part:
+                continue
+            if part.isspace():
+                if not pieces or pieces[-1] != " ":
+                    pieces.append(" ")
+            elif pieces and pieces[-1] != " " and _joined(pieces[-1][-1], part[0]):
+                pieces[-1] += part
+            else:
+                pieces.append(part)
+    # A one-character Japanese phrase ("番" of 毎手番, "か" of かがんで) is most often
+    # BudouX cutting a word: it stays with its neighbour.
+    i = 0
+    while i < len(pieces) - 1:
+        left, right = pieces[i], pieces[i + 1]
+        if " " not in (left, right) and _one_japanese(left, right):
+            pieces[i : i + 2] = [left + right]
         else:
-            yield Token("text", piece)
+            i += 1
+    out: list[str] = []
+    for piece in pieces:
+        piece = piece.replace(WORD_JOINER, "")
+        if not piece:
+            continue
+        out.extend([piece] if has_japanese(piece) else (p for p in _HYPHEN.split(piece) if p))
+    return out
+
+
+def _one_japanese(left: str, right: str) -> bool:
+    def single(piece: str) -> bool:
+        return len(piece.replace(WORD_JOINER, "")) == 1 and has_japanese(piece)
+
+    return (single(left) and has_japanese(right[0])) or (single(right) and has_japanese(left[-1]))
+
+
+_SPACES = re.compile(r"(\s+)")
+_HYPHEN = re.compile(r"(?<=[A-Za-z]-)(?=[A-Za-z])")  # after the hyphen in "face-down"
+
+
+def _joined(before: str, after: str) -> bool:
+    """Whether two characters must stay on one line: inside a Latin word or number, or
+    kinsoku (a closing mark never starts a line, an opening one never ends one)."""
+    if WORD_JOINER in (before, after):
+        return True
+    latin = not (has_japanese(before) or has_japanese(after))
+    return latin or after in NO_LINE_START or before in NO_LINE_END
+
+
+def _split_long(value: str) -> list[str]:
+    """An over-long phrase as pieces a line may break between: single Japanese
+    characters and whole Latin runs, with kinsoku (closing marks stay with the character
+    before them, opening ones with the character after)."""
+    pieces: list[str] = []
+    for char in _CHARS.findall(value):
+        if pieces and (char[0] in NO_LINE_START or pieces[-1][-1] in NO_LINE_END):
+            pieces[-1] += char
+        else:
+            pieces.append(char)
+    return pieces
+
+
+_CHARS = re.compile(f"[^\\s{JA}]+|.", re.S)
 
 
 def break_lines(
     tokens: list[Token], width: float, measure: Callable[[str], float], em: float
 ) -> list[list[Token]] | None:
-    """Greedy line breaking with kinsoku; None when a single token is wider than the box."""
+    """Greedy line breaking between units, with kinsoku; a Japanese phrase wider than the
+    box breaks inside; None when an English word (or an icon) is wider than the box."""
 
     def size(tok: Token) -> float:
         return em if tok.kind == "icon" else measure(tok.value)
 
     lines: list[list[Token]] = [[]]
     used = 0.0
-    for tok in tokens:
+    queue = list(reversed(tokens))
+    while queue:
+        tok = queue.pop()
         line = lines[-1]
         if tok.kind == "newline":
             lines.append([])
@@ -112,6 +191,11 @@ def break_lines(
         if tok.kind == "space" and not line:
             continue
         w = size(tok)
+        if w > width + 1e-9 and tok.kind == "text" and has_japanese(tok.value):
+            pieces = _split_long(tok.value)
+            if len(pieces) > 1:
+                queue.extend(Token("text", p) for p in reversed(pieces))
+                continue
         if used + w > width + 1e-9 and any(t.kind != "space" for t in line):
             if tok.kind == "space":
                 lines.append([])
@@ -120,7 +204,7 @@ def break_lines(
             carry: list[Token] = []
             # Oidashi: a line may not start with a closing mark, nor end with an opening one.
             if tok.kind == "text" and tok.value[0] in NO_LINE_START:
-                # Pull down the previous character too, and more while the carried part
+                # Pull down the previous unit too, and more while the carried part
                 # would itself start with a closing mark (as in "）。").
                 while len(line) > 1:
                     carry.insert(0, line.pop())
@@ -130,6 +214,8 @@ def break_lines(
                 carry.insert(0, line.pop())
             while line and line[-1].kind == "space":
                 line.pop()
+            while carry and carry[0].kind == "space":
+                carry.pop(0)
             lines.append(carry)
             line = lines[-1]
             used = sum(size(t) for t in line)
@@ -161,11 +247,14 @@ def layout_text(
     size = size_pt
     while True:
         em = size * 25.4 / 72.0
-        lines = break_lines(tokens, box_w, functools.partial(_measure_at, measure, size), em)
+        at_size = functools.lru_cache(maxsize=None)(functools.partial(_measure_at, measure, size))
+        lines = break_lines(tokens, box_w, at_size, em)
         line_h = em * leading
         if lines is not None:
             block = (len(lines) - 1) * line_h + em
             if block <= box_h + 1e-9:
+                if align == "center":
+                    lines = balance_lines(tokens, box_w, at_size, em)
                 return _place(
                     lines, box_w, box_h, size, em, line_h, block, align, valign, measure, ascent
                 )
@@ -173,6 +262,36 @@ def layout_text(
             detail = "a word is wider than the box" if lines is None else f"{len(lines)} lines"
             raise TextDoesNotFit(f"{detail} at the minimum size {min_pt:g}pt")
         size = max(min_pt, size - 0.5)
+
+
+def balance_lines(
+    tokens: list[Token], width: float, measure: Callable[[str], float], em: float
+) -> list[list[Token]]:
+    """Centred text: each paragraph broken into as many lines as at the full width, but
+    at the narrowest width that keeps that count, so the lines come out about equally
+    long (no lone word or 扱う。 on a last line)."""
+    paragraphs: list[list[Token]] = [[]]
+    for tok in tokens:
+        if tok.kind == "newline":
+            paragraphs.append([])
+        else:
+            paragraphs[-1].append(tok)
+    out: list[list[Token]] = []
+    for paragraph in paragraphs:
+        lines = break_lines(paragraph, width, measure, em)
+        assert lines is not None  # the whole text fits at this width
+        if len(lines) > 1:
+            narrow, wide = 0.0, width
+            for _ in range(16):
+                middle = (narrow + wide) / 2
+                trial = break_lines(paragraph, middle, measure, em)
+                if trial is not None and len(trial) <= len(lines):
+                    wide = middle
+                else:
+                    narrow = middle
+            lines = break_lines(paragraph, wide, measure, em) or lines
+        out.extend(lines)
+    return out
 
 
 def _measure_at(measure: Callable[[str, float], float], size: float, text: str) -> float:

@@ -20,6 +20,7 @@ notation raises `NotationError`.  Both are `ValueError`s (as in python-chess).
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import (
@@ -228,6 +229,11 @@ class Engine(Protocol[A]):
         ...
 
     def query_names(self) -> tuple[str, ...]: ...
+
+    def notation_pattern(self) -> re.Pattern[str]:
+        """What the game's notation looks like in running text (`roll 3 3 5 6`, `blue
+        shoot NW`), so that a player's rulebook can be checked to contain none of it."""
+        ...
 
 
 class SetupError(ValueError):
@@ -706,19 +712,68 @@ class Mapped(Sequence[A]):
 
 @dataclass(frozen=True)
 class DiagramCell:
-    """One cell of a diagram: its text and a mark the renderer styles (`sunk`, `active`...)."""
+    """One cell of a diagram, in players' language: its text (a name, a number, a board
+    symbol, never notation), a mark the renderer styles (`sunk`, `active`, `hit`, a deck
+    id for its colour...), and optionally a die face or a piece drawn as a picture.
+
+    - `die`: 1 to 6, drawn as a die face with pips (the text is then ignored);
+    - `piece`: a component id of the game (`torpedo-b`, `tile-7`): drawn as a small
+      picture of that piece's real face (`back=True`: its back, for a hidden card)."""
 
     text: str = ""
     mark: str = ""
+    die: int = 0
+    piece: str = ""
+    back: bool = False
+
+
+@dataclass(frozen=True)
+class DiagramArrow:
+    """An arrow over a grid, from the centre of one cell to another through `via` cells
+    (corners of a path): `move` (a walk, solid), `shot` (a throw, dashed), `planned`
+    (a move or throw revealed but not yet carried out, dotted). Cells are (row, column)
+    indices into the grid's rows and cells."""
+
+    start: tuple[int, int]
+    end: tuple[int, int]
+    kind: str = "move"
+    via: tuple[tuple[int, int], ...] = ()
+    colour: str = ""  # a mark (deck id) for the arrow's colour; default: dark grey
 
 
 @dataclass(frozen=True)
 class DiagramGrid:
-    """A labelled grid drawn from a state, for rulebook examples (no paper knowledge here)."""
+    """A labelled grid drawn from a state, for rulebook examples (no paper knowledge here).
+    The title is the caption: what is drawn, and when, by the engine's own count
+    (`Battle zone, turn 1, step 3`)."""
 
     title: Mapping[str, str]  # {"ja": ..., "en": ...}
     columns: tuple[str, ...]
     rows: tuple[tuple[Mapping[str, str], tuple[DiagramCell, ...]], ...]
+    arrows: tuple[DiagramArrow, ...] = ()
 
 
-Diagram = tuple[DiagramGrid, ...]
+@dataclass(frozen=True)
+class TimelineEvent:
+    """One timed event: when (milliseconds from the start), what (players' words), and
+    whose lane (a player's name, or "" for the table)."""
+
+    at_ms: int
+    label: Mapping[str, str]
+    lane: str = ""
+    mark: str = ""
+
+
+@dataclass(frozen=True)
+class DiagramTimeline:
+    """Events in real time, drawn as a timeline with one lane per player."""
+
+    title: Mapping[str, str]
+    events: tuple[TimelineEvent, ...]
+    lanes: tuple[str, ...] = ()
+    # What each lane is called in each language ({"Alpha": {"ja": "アルファ", "en": "Alpha"}});
+    # a lane not named here is printed as it is.
+    lane_names: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+
+
+Diagram = tuple[DiagramGrid | DiagramTimeline, ...]

@@ -122,6 +122,7 @@ class Replay:
     actual: Any = None
     message: str = ""
     steps: tuple[StepTrace, ...] = ()
+    setup_diagram: Diagram | None = None  # the state the setup makes, drawn
 
 
 def replay(engine: Engine[Any], example: WorkedExample) -> Replay:
@@ -139,6 +140,8 @@ def replay(engine: Engine[Any], example: WorkedExample) -> Replay:
         state = engine.setup_state(dict(spec.setup))
     except SetupError as exc:
         raise ExampleError(("setup", *exc.key), f"setup: {exc}") from None
+    if hasattr(engine, "diagram"):
+        base = replace(base, setup_diagram=engine.diagram(state))
     traces: list[StepTrace] = []
 
     def fail(

@@ -821,7 +821,7 @@ VALIDATE_LIKE_BUILD = [
         "validate/book-lists-a-missing-example",
         VALIDATE,
         at("book.yaml", "09-torpedo-s-always-sink"),
-        edit(BOOK, "  - 09-torpedo-s-always-sinks\n", "  - 09-torpedo-s-always-sink\n"),
+        edit(BOOK, "{file: 09-torpedo-s-always-sinks,", "{file: 09-torpedo-s-always-sink,"),
     ),
     case(
         "validate/book-picture-of-an-unknown-piece",

@@ -102,8 +102,8 @@ def test_text_that_cannot_fit_names_game_component_and_field(project_copy: Path)
     _break(
         project_copy,
         "layouts/submarine-attack/transport.yaml",
-        "    size: 7.5pt\n    min_size: 5.5pt",
-        "    size: 40pt\n    min_size: 30pt",
+        '    text: "{{ t(s.score) }}"\n    size: 7.5pt\n',
+        '    text: "{{ t(s.score) }}"\n    size: 40pt\n    min_size: 30pt\n',
     )
     result = printgen(project_copy, "validate", "submarine-attack")
     assert result.returncode == 1

@@ -65,7 +65,7 @@ def test_three_editions_with_bookmarks_embedded_fonts_and_real_text(tmp_path: Pa
     for edition in ("ja", "en", "ja-en"):
         pdf = folder / f"rulebook-{edition}.pdf"
         reader = PdfReader(pdf)
-        assert len(reader.pages) >= 4
+        assert len(reader.pages) >= 3  # cover, contents, then sections that flow
         assert len(reader.outline) >= 5
         text = text_of(pdf)
         assert "{{" not in text and "{%" not in text and "}}" not in text

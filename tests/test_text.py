@@ -38,7 +38,8 @@ def fit(
 
 def test_no_line_starts_with_a_closing_mark_or_small_kana() -> None:
     lines = fit("ダイスを四個振りました。次へ", 11)
-    assert lines == ["ダイスを四個振りまし", "た。次へ"]
+    # Lines break between phrases (BudouX), never inside a word: not 振りまし / た。
+    assert lines == ["ダイスを", "四個振りました。次へ"]
     for line in fit("かっこいいゃっょ、「カード」です。", 5):
         assert line[0] not in NO_LINE_START
 

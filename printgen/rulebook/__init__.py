@@ -5,20 +5,27 @@ contents (written sections and generated blocks) and each `<section>.yaml` holds
 section's text in Japanese and English.  Texts are Markdown with Jinja expressions
 that quote the game data (`{{ rules.target_points }}`, `{{ count('torpedo-s') }}`), so a
 number is typed once, in the game's YAML.  Worked examples come from the rules engine
-and a failing example stops the build.
+and a failing example stops the build. The turn summary is also printed as a player aid,
+one per player.
 
 The rooms, in the order the data flows through them (each imports only those above it):
 
 - `book`: the models of `book.yaml` and the section files (Book, Entry, Section),
   loading them, which translations are stale, and `printgen rulebook-sync`.
-- `text`: section texts as Markdown blocks of HTML, the quarter-em space between
-  Japanese and Latin, and what a text may quote (TextContext, render_text).
-- `diagrams`: pictures in the book: pieces' faces and worked examples' diagrams drawn
-  as images, deck tints, and the content-named files they are stored in.
-- `font_subsets`: each edition's fonts cut to the characters it uses, so the PDF is the
-  same bytes on every machine.
-- `assemble`: the blocks of the book (sections, components, pictures, rule history,
-  clarifications, worked examples) and the HTML of each edition.
+- `text`: section texts as Markdown blocks of HTML set for print (no space between
+  Japanese characters, lines broken between phrases, a quarter-em space between Japanese
+  and Latin runs), and what a text may quote (TextContext, render_text).
+- `diagrams`: pictures in the book: pieces' faces and worked examples' diagrams (grids
+  with die faces, pieces' pictures and arrows; timelines) drawn as images, and the
+  content-named files they are stored in.
+- `pictures`: pictures made of the game's pieces: cards inside diagrams, the cover.
+- `worked`: worked examples in the book: numbered, their rules said in words, the
+  sections each shows, each step's narrative beside the diagram of the state after it.
+- `font_subsets`: each game's fonts cut to the characters its editions use, so the PDF is
+  the same bytes on every machine.
+- `assemble`: the blocks of the book (sections, components, pictures, setup diagram,
+  turn summary, worked examples, glossary, clarifications, rule history) and the HTML
+  of each edition and of the player aid.
 - `pdf`: HTML to PDF with WeasyPrint behind a project-only URL fetcher, and
   make_rulebooks, the whole way from a loaded rulebook to the PDF of each edition.
 """

@@ -19,12 +19,27 @@ from printgen.layouts import Font, LayoutLibrary
 from printgen.model import Text
 from printgen.ops import Face
 from printgen.rulebook.book import Entry, Rulebook
-from printgen.rulebook.diagrams import Drawing, default_font, diagram_html, picture_uri, tint
+from printgen.rulebook.diagrams import (
+    Drawing,
+    default_font,
+    diagram_html,
+    picture_uri,
+    tint,
+)
 from printgen.rulebook.font_subsets import FONT_SCHEME, embed_fonts
-from printgen.rulebook.text import TextContext, autospace, markdown_blocks, render_text
+from printgen.rulebook.pictures import cover_picture, ink, piece_images
+from printgen.rulebook.text import TextContext, markdown_blocks, prose, render_text
+from printgen.rulebook.worked import (
+    Shown,
+    example_html,
+    example_rows,
+    page_ref,
+    printed_examples,
+)
 from printgen.templating import ProjectSandbox, suggestion
 
 EDITIONS = ("ja", "en", "ja-en")
+AIDS = ("aid-ja", "aid-en")  # the quick reference as a player aid, one per player
 
 
 @dataclass
@@ -38,6 +53,9 @@ class Block:
     # For the side-by-side edition, rows of (ja, en, full width) when the pairs would repeat
     # a language-neutral picture in both columns (worked examples' diagrams).
     sbs: list[tuple[Markup, Markup, Markup]] | None = None
+    # For the side-by-side edition, one language-neutral content across both columns
+    # (pieces with captions in both languages) instead of the pairs.
+    wide: Markup | None = None
 
 
 def _pair_blocks(ja: list[Markup], en: list[Markup]) -> list[tuple[Markup, Markup]]:
@@ -51,6 +69,10 @@ def _pair_blocks(ja: list[Markup], en: list[Markup]) -> list[tuple[Markup, Marku
 GeneratedBlock = Callable[[Entry, int], Block]
 
 
+def _label(labels: dict[str, Text], key: str, ja: str, en: str) -> Text:
+    return labels.get(key) or Text(ja=ja, en=en)
+
+
 def assemble(
     rb: Rulebook,
     faces: dict[str, dict[str, Face]],
@@ -58,14 +80,43 @@ def assemble(
     options: tuple[Any, ...],
     pictures: Path | None = None,
     font: Font | None = None,
+    shown: list[Shown] | None = None,
+    setups: dict[str, Any] | None = None,
+    drawing: Drawing | None = None,
 ) -> list[Block]:
     """Every block of the book, in order, with both languages' HTML."""
     game = rb.game
     ctx = {lang: TextContext(game, lang) for lang in ("ja", "en")}
-    label = rb.book.labels
+    labels = rb.book.labels
+    shown = (
+        shown if shown is not None else [Shown(n, r, [], game) for n, r in enumerate(examples, 1)]
+    )
+    setups = setups or {}
+    section_titles: dict[str, Text] = {}
+    for sid, sec in rb.sections.items():
+        section_titles[sid] = Text(
+            ja=render_text(sec.section.title.ja, ctx["ja"], sec.doc.where(("title",))),
+            en=render_text(sec.section.title.en, ctx["en"], sec.doc.where(("title",))),
+        )
 
     def lab(key: str, ja: str, en: str) -> Text:
-        return label.get(key) or Text(ja=ja, en=en)
+        return _label(labels, key, ja, en)
+
+    def examples_of(section_id: str) -> dict[str, Markup]:
+        """'Examples: 3 (p. 12)' under a rule section, in each language."""
+        mine = [ex for ex in shown if section_id in ex.shows]
+        if not mine:
+            return {}
+        out = {}
+        for lang in ("ja", "en"):
+            word = "プレイ例" if lang == "ja" else "Example"
+            refs = ("、" if lang == "ja" else ", ").join(
+                page_ref(ex.anchor, f"{word}{'' if lang == 'ja' else ' '}{ex.number}")
+                for ex in mine
+            )
+            head = "この規則の例: " if lang == "ja" else "See "
+            out[lang] = Markup(f'<p class="xref">{head}{refs}</p>')
+        return out
 
     def section(entry: Entry, i: int) -> Block:
         assert entry.section
@@ -81,24 +132,31 @@ def assemble(
             lang: markdown_blocks(
                 render_text(
                     getattr(sec.section, lang).text, ctx[lang], sec.doc.where((lang, "text"))
-                )
+                ),
+                lang,
             )
             for lang in ("ja", "en")
         }
-        title = Text(
-            ja=render_text(sec.section.title.ja, ctx["ja"], sec.doc.where(("title",))),
-            en=render_text(sec.section.title.en, ctx["en"], sec.doc.where(("title",))),
+        refs = examples_of(entry.section)
+        for lang in refs:  # with the last paragraph: a reference never starts a page
+            if parts[lang]:
+                parts[lang][-1] = Markup(parts[lang][-1] + refs[lang])
+            else:
+                parts[lang].append(refs[lang])
+        return Block(
+            entry.section, section_titles[entry.section], _pair_blocks(parts["ja"], parts["en"])
         )
-        return Block(entry.section, title, _pair_blocks(parts["ja"], parts["en"]))
 
     def components(entry: Entry, i: int) -> Block:
         rows: dict[str, list[Any]] = {}
         for piece in game.pieces:
             rows.setdefault(piece.component.id, []).append(piece)
         pairs = []
+        both: list[Markup] = []  # the side-by-side edition: one figure, both languages
         for pieces in rows.values():
             first = pieces[0]
             total = sum(p.count for p in pieces)
+            captions = {}
             cells = {}
             for lang in ("ja", "en"):
                 face = faces[lang][f"{first.id}.front.{lang}"]
@@ -106,28 +164,41 @@ def assemble(
                 if len(pieces) > 1:
                     sep = "、" if lang == "ja" else ", "
                     per = sep.join(f"{p.deck.name[lang]} {p.count}" for p in pieces if p.deck)
-                    decks = f" ({per})"
-                name = escape(first.component.name[lang])
-                count = f"{total}枚" if lang == "ja" else f"× {total}"
-                scale = min(1.0, 30.0 / face.width, 42.0 / face.height)
+                    decks = f"({per})" if lang == "ja" else f" ({per})"
+                name = prose(first.component.name[lang], lang)
+                count = f"×{total}" if lang == "ja" else f"× {total}"
+                scale = min(1.0, 26.0 / face.width, 36.0 / face.height)
+                captions[lang] = Markup(
+                    f"<b>{name}</b> {escape(count)}<br/><span class='decks'>{prose(decks, lang)}</span>"
+                )
                 cells[lang] = Markup(
-                    f'<figure class="piece"><img src="{picture_uri(face, pictures)}" alt="{name}" '
+                    f'<figure class="piece"><img src="{picture_uri(face, pictures)}" alt="{escape(first.component.name[lang])}" '
                     f'style="width:{face.width * scale:.1f}mm"/>'
-                    f"<figcaption><b>{name}</b><br/>{escape(count)}{escape(decks)}</figcaption></figure>"
+                    f"<figcaption><b>{name}</b> {escape(count)}<br/><span class='decks'>{prose(decks, lang)}</span></figcaption></figure>"
                 )
             pairs.append((cells["ja"], cells["en"]))
+            face = faces["ja"][f"{first.id}.front.ja"]
+            scale = min(1.0, 24.0 / face.width, 34.0 / face.height)
+            both.append(
+                Markup(
+                    f'<figure class="piece both"><img src="{picture_uri(face, pictures)}" alt="{escape(first.component.name["ja"])}" '
+                    f'style="width:{face.width * scale:.1f}mm"/><figcaption><span lang="ja">{captions["ja"]}</span>'
+                    f'<br/><span lang="en">{captions["en"]}</span></figcaption></figure>'
+                )
+            )
         grouped = [
             (
-                Markup("").join(p[0] for p in pairs[k : k + 3]),
-                Markup("").join(p[1] for p in pairs[k : k + 3]),
+                Markup("").join(p[0] for p in pairs[k : k + 4]),
+                Markup("").join(p[1] for p in pairs[k : k + 4]),
             )
-            for k in range(0, len(pairs), 3)
+            for k in range(0, len(pairs), 4)
         ]
         return Block(
             "components",
             entry.title or lab("components", "内容物", "Components"),
             grouped,
             "components",
+            wide=Markup("").join(both),
         )
 
     def picture(entry: Entry, i: int) -> Block:
@@ -137,21 +208,96 @@ def assemble(
         for lang in ("ja", "en"):
             face = faces[lang][f"{piece.id}.front.{lang}"]
             caption = (
-                escape(
-                    render_text(
-                        entry.caption[lang], ctx[lang], rb.where("contents", i, "caption", lang)
-                    )
+                render_text(
+                    entry.caption[lang], ctx[lang], rb.where("contents", i, "caption", lang)
                 )
                 if entry.caption
                 else ""
             )
-            style = f' style="width:{entry.width:.1f}mm"' if entry.width else ""
+            # A piece is never shown larger than it is (a card at its real size).
+            style = f' style="width:{entry.width or face.width:.1f}mm"'
             cells[lang] = Markup(
-                f'<figure class="picture"><img src="{picture_uri(face, pictures)}" alt="{caption}"{style}/>'
-                f"<figcaption>{caption}</figcaption></figure>"
+                f'<figure class="picture"><img src="{picture_uri(face, pictures)}" alt="{escape(caption)}"{style}/>'
+                f"<figcaption>{prose(caption, lang)}</figcaption></figure>"
             )
         title = entry.title or entry.caption or Text(ja="図", en="Figure")
         return Block(f"picture-{i}", title, [(cells["ja"], cells["en"])], "picture")
+
+    def setup_diagram(entry: Entry, i: int) -> Block:
+        if not entry.example or entry.example not in setups:
+            known = sorted(setups)
+            raise PrintgenError(
+                f"setup-diagram: no example '{entry.example}' in examples/"
+                f"{suggestion(entry.example or '', known)} (examples: {', '.join(known)})",
+                rb.where("contents", i, "example" if entry.example else "block"),
+            )
+        drawn = setups[entry.example]
+        cells = {}
+        for lang in ("ja", "en"):
+            caption = (
+                render_text(
+                    entry.caption[lang], ctx[lang], rb.where("contents", i, "caption", lang)
+                )
+                if entry.caption
+                else ""
+            )
+            assert drawing is not None
+            images = "".join(diagram_html(grid, lang, drawing) for grid in drawn or ())
+            cells[lang] = Markup(
+                f'<figure class="setup"><div class="diagrams">{images}</div>'
+                f"<figcaption>{prose(caption, lang)}</figcaption></figure>"
+            )
+        title = entry.title or lab("setup-diagram", "準備ができたところ", "Ready to play")
+        return Block(f"setup-diagram-{i}", title, [(cells["ja"], cells["en"])], "setup-diagram")
+
+    def turn_summary(entry: Entry, i: int) -> Block:
+        if not rb.book.quick_reference:
+            raise PrintgenError(
+                "a 'turn-summary' block prints the quick-reference section: name it with "
+                "'quick_reference: <section id>' in book.yaml",
+                rb.where("contents", i, "block"),
+            )
+        quick = section(Entry(section=rb.book.quick_reference), i)
+        quick.kind = "quick"
+        quick.id = "turn-summary"
+        if entry.title:
+            quick.title = entry.title
+        return quick
+
+    def glossary(entry: Entry, i: int) -> Block:
+        assert rb.glossary is not None and rb.glossary_doc is not None
+        gdoc = rb.glossary_doc
+        pairs = []
+        for k, term in enumerate(rb.glossary.terms):
+            if term.section and term.section not in rb.sections:
+                raise PrintgenError(
+                    f"glossary: no section '{term.section}' in this book"
+                    f"{suggestion(term.section, sorted(rb.sections))}",
+                    gdoc.where(("terms", k, "section")),
+                )
+            cells = {}
+            for lang in ("ja", "en"):
+                other = "en" if lang == "ja" else "ja"
+                name = render_text(
+                    term.term[lang], ctx[lang], gdoc.where(("terms", k, "term", lang))
+                )
+                alt = render_text(
+                    term.term[other], ctx[other], gdoc.where(("terms", k, "term", other))
+                )
+                means = render_text(
+                    term.means[lang], ctx[lang], gdoc.where(("terms", k, "means", lang))
+                )
+                ref = ""
+                if term.section:
+                    ref = " " + page_ref(term.section, "→")
+                cells[lang] = Markup(
+                    f'<div class="term"><b>{prose(name, lang)}</b> <span class="alt" lang="{other}">'
+                    f"{prose(alt, other)}</span>: {prose(means, lang)}{ref}</div>"
+                )
+            pairs.append((cells["ja"], cells["en"]))
+        return Block(
+            "glossary", entry.title or lab("glossary", "用語集", "Glossary"), pairs, "glossary"
+        )
 
     def history(entry: Entry, i: int) -> Block:
         pairs = []
@@ -159,13 +305,20 @@ def assemble(
             cells = {}
             for lang in ("ja", "en"):
                 mark = " *" if v.source == "reconstructed" else ""
-                note = f'<div class="note">{escape(v.note[lang])}</div>' if v.note else ""
+                note = f'<div class="note">{prose(v.note[lang], lang)}</div>' if v.note else ""
                 ver = f"ver {v.id}"
                 cells[lang] = Markup(
                     f'<div class="version"><b>{escape(v.date)}</b> {escape(ver)}{mark}: '
-                    f"{escape(v.changes[lang])}{note}</div>"
+                    f"{prose(v.changes[lang], lang)}{note}</div>"
                 )
             pairs.append((cells["ja"], cells["en"]))
+        if any(v.source == "reconstructed" for v in game.info.rule_versions):
+            pairs.append(
+                (
+                    Markup("<div class='note'>* 日付や内容を推定で補った版です。</div>"),
+                    Markup("<div class='note'>* Reconstructed: date or content inferred.</div>"),
+                )
+            )
         return Block(
             "history",
             entry.title or lab("history", "ルールの改訂履歴", "Rule history"),
@@ -185,30 +338,38 @@ def assemble(
                     opt.explain[lang], ctx[lang], game.where("options", k, "explain", lang)
                 )
                 chosen = (
-                    "<br/><i>"
-                    + escape(
+                    Markup("<br/><span class='chosen'>")
+                    + prose(
                         render_text(
                             choice[lang],
                             ctx[lang],
                             game.where("options", k, "choices", str(opt.default).lower(), lang),
-                        )
+                        ),
+                        lang,
                     )
-                    + "</i>"
+                    + Markup("</span>")
                     if choice
-                    else ""
+                    else Markup("")
                 )
-                users = [r for r in examples if r.options.get(opt.name, opt.default) != opt.default]
+                users = [
+                    ex
+                    for ex in shown
+                    if ex.result.options.get(opt.name, opt.default) != opt.default
+                ]
                 uses = ""
                 if users:
-                    names = ", ".join(escape(r.title[lang]) for r in users if r.title)
+                    word = "プレイ例" if lang == "ja" else "Example"
+                    refs = ", ".join(
+                        page_ref(ex.anchor, f"{word}{'' if lang == 'ja' else ' '}{ex.number}")
+                        for ex in users
+                    )
                     uses = (
-                        f"<div class='note'>別の読み方を使う例: {names}</div>"
+                        f"<div class='note'>別の読み方で遊ぶ例: {refs}</div>"
                         if lang == "ja"
-                        else f"<div class='note'>Examples that use another reading: {names}</div>"
+                        else f"<div class='note'>Played another way in: {refs}</div>"
                     )
                 cells[lang] = Markup(
-                    f'<div class="clar"><b>{escape(said)}</b> '
-                    f'<span class="opt">[{escape(opt.name)}]</span>{chosen}{uses}</div>'
+                    f'<div class="clar"><b>{prose(said, lang)}</b>{chosen}{uses}</div>'
                 )
             pairs.append((cells["ja"], cells["en"]))
         recon = [p for p in game.pieces if p.component.source == "reconstructed"]
@@ -221,11 +382,15 @@ def assemble(
             }
             pairs.append(
                 (
-                    Markup(
-                        f"<div class='clar'>原本の図版が失われているため、次の部品の値は再構成したものです: {escape(recon_names['ja'])}</div>"
+                    Markup("<div class='clar'>%s</div>")
+                    % prose(
+                        f"原本の図版が失われているため、次の部品の値は再構成したものです：{recon_names['ja']}",
+                        "ja",
                     ),
-                    Markup(
-                        f"<div class='clar'>The original pictures are lost; these pieces' values are reconstructed: {escape(recon_names['en'])}</div>"
+                    Markup("<div class='clar'>%s</div>")
+                    % prose(
+                        f"The original pictures are lost; these pieces' values are reconstructed: {recon_names['en']}",
+                        "en",
                     ),
                 )
             )
@@ -237,25 +402,27 @@ def assemble(
         )
 
     def examples_block(entry: Entry, i: int) -> Block:
+        assert drawing is not None
         pairs = []
         rows: list[tuple[Markup, Markup, Markup]] = []
-        for result in examples:
+        for ex in shown:
             cells = {}
             for lang in ("ja", "en"):
-                cells[lang] = example_html(result, lang, drawing)
+                cells[lang] = example_html(ex, lang, drawing, options, section_titles)
             pairs.append((cells["ja"], cells["en"]))
-            rows.extend(example_rows(result, drawing))
+            rows.extend(example_rows(ex, drawing, options, section_titles))
         title = entry.title or lab("examples", "プレイ例", "Worked examples")
         return Block("examples", title, pairs, "examples", rows)
 
-    palette = {deck_id: tint(deck.colour) for deck_id, deck in game.decks.items()}
-    drawing = Drawing(pictures, palette, font or default_font())
     makers: dict[str, GeneratedBlock] = {
         "components": components,
         "picture": picture,
         "history": history,
         "clarifications": clarifications,
         "examples": examples_block,
+        "setup-diagram": setup_diagram,
+        "turn-summary": turn_summary,
+        "glossary": glossary,
     }
     blocks = []
     for i, entry in enumerate(rb.book.contents):
@@ -265,81 +432,30 @@ def assemble(
             blocks.append(Block("toc", entry.title or lab("toc", "目次", "Contents"), [], "toc"))
         elif entry.block:
             made = makers[entry.block](entry, i)
-            if made.pairs:  # a game with no engine yet has no examples to show
+            if made.pairs or made.sbs:  # a game with no engine yet has no examples to show
                 blocks.append(made)
-    if rb.book.quick_reference:
-        quick = section(Entry(section=rb.book.quick_reference), len(blocks))
-        quick.kind = "quick"
-        blocks.append(quick)
     return blocks
 
 
-def example_rows(result: Any, drawing: Drawing) -> list[tuple[Markup, Markup, Markup]]:
-    """An example for the side-by-side edition: narratives in two columns, each step's
-    diagram once, across both, with labels in both languages."""
-    rows: list[tuple[Markup, Markup, Markup]] = []
-    head = {}
-    for lang in ("ja", "en"):
-        reading = f"ルール {result.version}" if lang == "ja" else f"rules {result.version}"
-        if result.options:
-            reading += ", " + ", ".join(f"{k} = {v}" for k, v in result.options.items())
-        head[lang] = Markup(
-            f'<div class="ex-title">{escape(result.title[lang])}</div><div class="ex-reading">{escape(reading)}</div>'
-        )
-    rows.append((head["ja"], head["en"], Markup("")))
-    for step in result.steps:
-        says = {
-            lang: Markup(
-                autospace(
-                    f'<div class="ex-say"><span class="ex-n">{step.index}</span> {escape(step.say[lang])}</div>'
-                )
-            )
-            for lang in ("ja", "en")
-        }
-        code = ""
-        if step.notation and step.notation != "exhaust chance":
-            code = f'<div class="ex-code">{escape(step.notation)}</div>'
-        drawn = "".join(diagram_html(grid, "ja-en", drawing) for grid in step.diagram or ())
-        rows.append(
-            (
-                says["ja"],
-                says["en"],
-                Markup(f'<div class="ex-step">{code}<div class="diagrams">{drawn}</div></div>'),
-            )
-        )
-    return rows
-
-
-def example_html(result: Any, lang: str, drawing: Drawing) -> Markup:
-    reading = f"ルール {result.version}" if lang == "ja" else f"rules {result.version}"
-    if result.options:
-        reading += ", " + ", ".join(f"{k} = {v}" for k, v in result.options.items())
-    out = [f'<div class="example"><div class="ex-title">{escape(result.title[lang])}</div>']
-    out.append(f'<div class="ex-reading">{escape(reading)}</div>')
-    for step in result.steps:
-        out.append('<div class="ex-step">')
-        out.append(
-            f'<div class="ex-say"><span class="ex-n">{step.index}</span> {escape(step.say[lang])}</div>'
-        )
-        if step.notation and step.notation != "exhaust chance":
-            out.append(f'<div class="ex-code">{escape(step.notation)}</div>')
-        for grid in step.diagram or ():
-            out.append(diagram_html(grid, lang, drawing))
-        out.append("</div>")
-    out.append("</div>")
-    return Markup(autospace("".join(out)))
-
-
-def html_of(rb: Rulebook, blocks: list[Block], edition: str, layouts: Path) -> str:
+def html_of(rb: Rulebook, blocks: list[Block], edition: str, layouts: Path, cover: str) -> str:
     env = ProjectSandbox(loader=jinja2.FileSystemLoader(str(layouts / "rulebook")), autoescape=True)
-    template = env.get_template("book.html.j2")
+    aid = edition.startswith("aid-")
+    template = env.get_template("aid.html.j2" if aid else "book.html.j2")
+    lang = edition.removeprefix("aid-")
+    langs = ("ja", "en") if edition == "ja-en" else (lang,)
+    info = rb.game.info
     return template.render(
-        game=rb.game.info,
+        game=info,
+        title={k: prose(info.title[k], k) for k in ("ja", "en")},
+        subtitle={k: prose(info.subtitle[k], k) for k in ("ja", "en")} if info.subtitle else None,
+        designer={k: prose(info.designer[k], k) for k in ("ja", "en")},
         book=rb.book,
         blocks=blocks,
         edition=edition,
-        langs=("ja", "en") if edition == "ja-en" else (edition,),
-        lang="ja" if edition != "en" else "en",
+        langs=langs,
+        lang="ja" if lang != "en" else "en",
+        cover=cover,
+        copies=info.players.max,
         font_uri=lambda name: f"{FONT_SCHEME}:{name}",
     )
 
@@ -374,21 +490,48 @@ def faces_for_rulebook(lib: LayoutLibrary, rb: Rulebook) -> dict[str, dict[str, 
     return faces
 
 
+def check_texts(rb: Rulebook, options: tuple[Any, ...]) -> None:
+    """Render every text of the book once (sections, option texts, glossary), so that a
+    template error is reported at once, not after the examples are replayed and drawn."""
+    game = rb.game
+    for lang in ("ja", "en"):
+        ctx = TextContext(game, lang)
+        for sec in rb.sections.values():
+            render_text(getattr(sec.section, lang).text, ctx, sec.doc.where((lang, "text")))
+            render_text(sec.section.title[lang], ctx, sec.doc.where(("title",)))
+        for opt in options:
+            k = next((n for n, o in enumerate(game.info.options) if o.name == opt.name), 0)
+            render_text(opt.explain[lang], ctx, game.where("options", k, "explain", lang))
+            for value, choice in opt.choices.items():
+                where = game.where("options", k, "choices", str(value).lower(), lang)
+                render_text(choice[lang], ctx, where)
+        if rb.glossary is not None and rb.glossary_doc is not None:
+            for k, term in enumerate(rb.glossary.terms):
+                for key in ("term", "means"):
+                    where = rb.glossary_doc.where(("terms", k, key, lang))
+                    render_text(getattr(term, key)[lang], ctx, where)
+
+
 def rulebook_html(
     lib: LayoutLibrary,
     rb: Rulebook,
-    editions: tuple[str, ...] = EDITIONS,
+    editions: tuple[str, ...] = EDITIONS + AIDS,
     pictures: Path | None = None,
     embed: bool = True,
 ) -> dict[str, str]:
-    """The HTML of each edition; every worked example is checked first and a failing one
-    stops the build, naming the example and the step. Pictures go to `pictures` (a
-    folder that must outlive the PDF rendering) or inline."""
+    """The HTML of each edition (and of the player aids); every worked example is checked
+    first and a failing one stops the build, naming the example and the step. Pictures go
+    to `pictures` (a folder that must outlive the PDF rendering) or inline."""
     from printgen.engines import engine_entry, rule_options
     from printgen.examples import check_game
 
     game = rb.game
     entry = engine_entry(game)
+    try:
+        options = rule_options(game)
+    except ValueError as exc:  # the game's data does not fit its engine
+        raise PrintgenError(f"rule options: {exc}", game.where("options")) from None
+    check_texts(rb, options)  # a typo in a text is reported before the slow work
     results = check_game(game) if entry else []  # no engine yet: no examples to print
     for result in results:
         if not result.ok:
@@ -398,21 +541,40 @@ def rulebook_html(
                 f"{detail}",
                 result.where or Location(result.file),
             )
-    if rb.book.examples is not None and entry is not None:
-        known = {r.file.stem: r for r in results}
-        missing = [name for name in rb.book.examples if name not in known]
-        if missing:
-            raise PrintgenError(
-                f"book.yaml lists example '{missing[0]}', which is not in examples/"
-                f"{suggestion(missing[0], sorted(known))} (examples: {', '.join(sorted(known))})",
-                rb.where("examples", rb.book.examples.index(missing[0])),
-            )
-        results = [known[name] for name in rb.book.examples]
+    shown = printed_examples(rb, results) if entry is not None else []
+    setups = {r.file.stem: r.setup_diagram for r in results}
     faces = faces_for_rulebook(lib, rb)
-    try:
-        options = rule_options(game)
-    except ValueError as exc:  # the game's data does not fit its engine
-        raise PrintgenError(f"rule options: {exc}", game.where("options")) from None
-    blocks = assemble(rb, faces, results, options, pictures, lib.fonts["gothic"])
-    pages = {edition: html_of(rb, blocks, edition, lib.root) for edition in editions}
+    palette = {deck_id: tint(deck.colour) for deck_id, deck in game.decks.items()}
+    inks = {deck_id: ink(deck.colour) for deck_id, deck in game.decks.items()}
+    drawing = Drawing(
+        pictures, palette, lib.fonts["gothic"] or default_font(), inks, piece_images(lib, rb)
+    )
+    blocks = assemble(
+        rb, faces, [s.result for s in shown], options, pictures, None, shown, setups, drawing
+    )
+    cover = cover_picture(lib, rb, pictures)
+    pages = {}
+    for edition in editions:
+        if edition.startswith("aid-"):
+            if not rb.book.quick_reference:
+                continue
+            quick = [b for b in blocks if b.kind == "quick"]
+            if not quick:
+                quick = [assemble_quick(rb, faces, options, pictures, drawing)]
+            pages[edition] = html_of(rb, quick, edition, lib.root, cover)
+        else:
+            pages[edition] = html_of(rb, blocks, edition, lib.root, cover)
     return embed_fonts(pages, lib.root, pictures) if embed else pages
+
+
+def assemble_quick(
+    rb: Rulebook,
+    faces: dict[str, dict[str, Face]],
+    options: tuple[Any, ...],
+    pictures: Path | None,
+    drawing: Drawing,
+) -> Block:
+    """The quick-reference section alone (a book with no turn-summary block), for the aid."""
+    book = rb.book.model_copy(update={"contents": [Entry(block="turn-summary")]})
+    lone = Rulebook(rb.game, book, rb.folder, rb.sections, rb.doc, rb.glossary, rb.glossary_doc)
+    return assemble(lone, faces, [], options, pictures, None, [], {}, drawing)[0]

@@ -30,26 +30,70 @@ class Section(Strict):
     en: SectionText
 
 
+BlockKind = Literal[
+    "components",
+    "examples",
+    "clarifications",
+    "history",
+    "picture",
+    "toc",
+    "setup-diagram",
+    "turn-summary",
+    "glossary",
+]
+
+
 class Entry(Strict):
     """One item of the contents: a written section or a generated block."""
 
-    section: Identifier | None = None
-    block: (
-        Literal["components", "examples", "clarifications", "history", "picture", "toc"] | None
-    ) = None
-    piece: str | None = None
+    section: Identifier | None = Field(None, description="a section file rulebook/<id>.yaml")
+    block: BlockKind | None = Field(None, description="a block generated from the data")
+    piece: str | None = Field(None, description="picture: the piece shown")
+    example: str | None = Field(
+        None, description="setup-diagram: the example file whose setup is drawn"
+    )
     caption: Text | None = None
     title: Text | None = None
     width: Length | None = None  # of a picture, in mm (default: the column width)
+
+
+class PrintedExample(Strict):
+    """A worked example the book prints, and the rule sections it shows (cross-referenced
+    both ways with page numbers)."""
+
+    file: str = Field(description="the example file's name in examples/, without .yaml")
+    shows: list[Identifier] = Field(
+        default_factory=list, description="ids of the rule sections this example shows"
+    )
+
+
+class Term(Strict):
+    """A glossary entry: the term in both languages, what it means, where its rule is."""
+
+    term: Text
+    means: Text
+    section: Identifier | None = None
+
+
+class Glossary(Strict):
+    terms: list[Term]
 
 
 class Book(Strict):
     paper: Literal["a5", "a4"] = "a5"
     contents: list[Entry]
     quick_reference: Identifier | None = None
-    examples: list[str] | None = None  # example file names (without .yaml) to print; default all
+    # The worked examples to print (every file in examples/ is checked either way); default all.
+    examples: list[str | PrintedExample] | None = None
     running_title: Text | None = None
     labels: dict[str, Text] = Field(default_factory=dict)
+
+    def printed_examples(self) -> list[PrintedExample] | None:
+        if self.examples is None:
+            return None
+        return [
+            e if isinstance(e, PrintedExample) else PrintedExample(file=e) for e in self.examples
+        ]
 
 
 @dataclass
@@ -83,6 +127,8 @@ class Rulebook:
     folder: Path
     sections: dict[str, LoadedSection] = field(default_factory=dict)
     doc: Document | None = None  # book.yaml, for the places of its entries
+    glossary: Glossary | None = None
+    glossary_doc: Document | None = None
 
     def where(self, *key: str | int) -> Location:
         return self.doc.where(key) if self.doc else Location(self.folder / "book.yaml")
@@ -132,6 +178,23 @@ def load_rulebook(game: Game) -> Rulebook:
             rb.sections[name] = LoadedSection(name, validate(Section, sdoc), sdoc)
         except ErrorList as exc:
             errors.extend(exc.errors)
+    if any(e.block == "glossary" for e in book.contents):
+        path = folder / "glossary.yaml"
+        if not path.is_file():
+            errors.append(
+                PrintgenError(
+                    "a 'glossary' block needs rulebook/glossary.yaml (terms: a list of "
+                    "{term: {ja, en}, means: {ja, en}, section: id})",
+                    doc.where(("contents",)),
+                )
+            )
+        else:
+            gdoc = load_yaml(path, [game.folder])
+            try:
+                rb.glossary = validate(Glossary, gdoc)
+                rb.glossary_doc = gdoc
+            except ErrorList as exc:
+                errors.extend(exc.errors)
     if errors:
         raise ErrorList(errors)
     return rb

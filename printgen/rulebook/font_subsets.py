@@ -15,13 +15,15 @@ FONT_SCHEME = "printgen-font"  # a font of layouts/fonts/, replaced by its subse
 
 def embed_fonts(pages: dict[str, str], layouts: Path, pictures: Path | None) -> dict[str, str]:
     """Point each edition's @font-face rules at subsets of the fonts cut to the characters
-    of that edition: WeasyPrint embeds them unchanged, so the PDFs are the same bytes on
+    of the game's editions: WeasyPrint embeds them unchanged, so the PDFs are the same bytes on
     every machine (its own subsetting differs with the system's HarfBuzz)."""
     folder = (layouts / "fonts").resolve()
     pattern = re.compile(rf"{FONT_SCHEME}:([^\s\"')]+)")
     out = {}
+    # One character set for all the editions of a game: each font is cut once and the
+    # same subset embedded in every edition.
+    characters = "".join(sorted(set("".join(pages.values())) | set(fonts.LAYOUT_CHARACTERS)))
     for edition, page in pages.items():
-        characters = "".join(sorted(set(page) | set(fonts.LAYOUT_CHARACTERS)))
         uris: dict[str, str] = {}
         for name in sorted(set(pattern.findall(page))):
             path = (folder / name).resolve()

@@ -12,7 +12,7 @@ from typing import Any
 
 from printgen.errors import PrintgenError
 from printgen.layouts import LayoutLibrary
-from printgen.rulebook.assemble import EDITIONS, rulebook_html
+from printgen.rulebook.assemble import AIDS, EDITIONS, rulebook_html
 from printgen.rulebook.book import Rulebook
 from printgen.rulebook.diagrams import PICTURE_SCHEME
 
@@ -93,9 +93,9 @@ def render_pdf(html: str, layouts: Path, title: str, pictures: Path | None = Non
 
 
 def make_rulebooks(
-    lib: LayoutLibrary, rb: Rulebook, editions: tuple[str, ...] = EDITIONS
+    lib: LayoutLibrary, rb: Rulebook, editions: tuple[str, ...] = EDITIONS + AIDS
 ) -> dict[str, bytes]:
-    """Editions of a game's rulebook as PDF (default all three)."""
+    """Editions of a game's rulebook as PDF (default all three, and the player aids)."""
     with tempfile.TemporaryDirectory(prefix="printgen-pictures-") as folder:
         pictures = Path(folder)
         pages = rulebook_html(lib, rb, editions, pictures)

@@ -8,9 +8,10 @@ import re
 from typing import Any
 
 from markdown_it import MarkdownIt
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from printgen.errors import Location
+from printgen.jatext import JA, phrase_html, unfold
 from printgen.model import Game, Text
 from printgen.templating import (
     RULES_ORIGIN,
@@ -36,8 +37,29 @@ def autospace(html: str) -> str:
     return "".join(parts)
 
 
-def markdown_blocks(text: str) -> list[Markup]:
-    """Markdown split into top-level blocks (paragraphs, lists, tables), each as HTML."""
+def typeset(html: str, lang: str) -> str:
+    """HTML set for print: a quarter-em space between Japanese and Latin runs, and in
+    Japanese text each phrase kept whole on a line (BudouX)."""
+    html = _JA_GAP.sub(r"\1\2", html)  # Japanese inside English text too (a name)
+    spaced = autospace(html)
+    return phrase_html(spaced) if lang == "ja" else spaced
+
+
+# White space between two Japanese characters with tags between them (`。** 各` in the
+# Markdown became `。</strong> 各`): a JLREQ text has none.
+_JA_GAP = re.compile(f"(?<=[{JA}])((?:<[^>]+>)*)[ \t\n]+((?:<[^>]+>)*)(?=[{JA}])")
+
+
+def prose(text: str, lang: str) -> Markup:
+    """A plain text (a narrative, a caption, a name) as HTML set for print; Japanese text
+    loses the spaces a folded YAML line left between its characters."""
+    return Markup(typeset(str(escape(unfold(text))), lang))
+
+
+def markdown_blocks(text: str, lang: str = "en") -> list[Markup]:
+    """Markdown split into top-level blocks (paragraphs, lists, tables), each as HTML set
+    for print (see `typeset`); Japanese text is unfolded first."""
+    text = "\n".join(unfold(line) if line.strip() else line for line in _join_folds(text))
     blocks: list[str] = []
     current: list[str] = []
     for line in text.strip().splitlines():
@@ -56,7 +78,36 @@ def markdown_blocks(text: str) -> list[Markup]:
         current.append(line)
     if current:
         blocks.append("\n".join(current))
-    return [Markup(autospace(_md.render(block))) for block in blocks]
+    return [Markup(typeset(_md.render(block), lang)) for block in blocks]
+
+
+def _join_folds(text: str) -> list[str]:
+    """Lines of a Japanese Markdown text with a soft line break between two Japanese
+    characters joined (Markdown would print it as a space); list items and paragraphs
+    stay apart."""
+    out: list[str] = []
+    for line in text.splitlines():
+        if (
+            out
+            and out[-1].strip()
+            and line.strip()
+            and not _is_list_or_table(line)
+            and not line.lstrip().startswith("#")
+            and _ends_ja(out[-1])
+            and _starts_ja(line)
+        ):
+            out[-1] = out[-1] + line.lstrip()
+        else:
+            out.append(line)
+    return out
+
+
+def _ends_ja(line: str) -> bool:
+    return bool(re.search(f"[{JA}]$", line.rstrip()))
+
+
+def _starts_ja(line: str) -> bool:
+    return bool(re.match(f"[{JA}]", line.lstrip()))
 
 
 def _is_list_or_table(line: str) -> bool:

@@ -66,7 +66,9 @@ The rooms, in the order a newcomer reads them (the rulebook's chapters in the mi
 - `recorded_hunts.py`: checking a recorded hunt line by line (`check_record`).
 - `worked_examples.py`: a state from a worked example's `setup:`, and the named facts its
   `expect:` checks.
-- `diagrams.py`: the hunt piles and hands drawn for the rulebook.
+- `diagrams.py`: the table after a worked example's step, drawn for the rulebook: the hunt
+  piles and hands as pictures of the cards, what the step did highlighted, captioned by
+  the hunt and the clock (or the turn just played), and a timeline when times matter.
 """
 
 from rules_engine.kill_shot.actions import (

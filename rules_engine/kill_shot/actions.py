@@ -23,11 +23,13 @@ Notation (one action per line, joint actions joined by " ; "; times in ms):
 
 Card codes: the colour's first letter (r b g y p) and the hunt number, or B (Bad Intel) or
 J (Jam).  Players are alpha, bravo, charlie, delta, echo; with colour decks player k plays
-the k-th colour.
+the k-th colour.  The notation stays in the example files: `notation_pattern` finds it in
+running text, so that a player's rulebook can be checked to hold none.
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, NamedTuple
 
 from rules_engine.core import NotationError
@@ -321,6 +323,43 @@ def parse_action(g: KillShot, text: str) -> Action:
         "'react NAME MS', 'order NAMES', 'claim NAME', 'reveal TERRORISTS', 'first NAME', "
         "'taliban NAME'"
     )
+
+
+_BEFORE = r"(?<![A-Za-z0-9_#.-])"
+_AFTER = r"(?![A-Za-z0-9_])"
+
+
+def notation_pattern(g: KillShot) -> re.Pattern[str]:
+    """What this notation looks like in running text, and what a player's text never holds:
+    a card code (`r5`, `gB`, `pJ`), a hand position (`#3`), a player's word followed by a
+    verb of the notation (`alpha reload`, `bravo clear`), chance's steps (`go alpha 450`,
+    `react bravo 400`, `draw alpha`, `order bravo alpha`, `reveal ghost`...), and the
+    engine's ids: rule options and their values (`bad_intel_levels`, `all_land`), hyphenated
+    terrorist ids (`red-mirage`) and the queries' result words (`escaped-stuck`, `->`).
+
+    Players' language does not match: "Alpha plays Bad Intel", "a 4 (City)", "Kill Shot",
+    "3, 2, 1, go!", "Cease fire!"."""
+    from rules_engine.kill_shot.engine import PLAYER_NAMES
+
+    names = "|".join(PLAYER_NAMES)
+    symbols = "|".join(sorted({code[1:] for code in g.codes}))
+    letters = "".join(g.letters)
+    hyphenated = "|".join(re.escape(t.id) for t in g.terrorists if "-" in t.id)
+    ids = "|".join(re.escape(t.id) for t in g.terrorists)
+    parts = [
+        rf"{_BEFORE}[{letters}](?:{symbols}){_AFTER}",
+        r"#\d+",
+        rf"{_BEFORE}(?:{names}) (?:reload|discards|picks|looks|clear|wait|pass){_AFTER}",
+        rf"{_BEFORE}(?:go|react) (?:{names}) \d+",
+        rf"{_BEFORE}(?:draw|order|claim|first|taliban) (?:{names}){_AFTER}",
+        rf"{_BEFORE}reveal (?:{ids}){_AFTER}",
+        rf"{_BEFORE}[a-z]+(?:_[a-z0-9]+)+{_AFTER}",
+        rf"{_BEFORE}(?:escaped|tie)-[a-z]+{_AFTER}",
+        r" -> ",
+    ]
+    if hyphenated:
+        parts.append(rf"{_BEFORE}(?:{hyphenated}){_AFTER}")
+    return re.compile("|".join(parts))
 
 
 def _slot(word: str) -> int:

@@ -10,12 +10,18 @@ The notation is in `actions.py`, a state from a worked example and its queries i
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Mapping
 from typing import Any, Final
 
 from rules_engine.core import Bilingual, Diagram, EngineBase, NotationError
 from rules_engine.kill_shot import diagrams, worked_examples
-from rules_engine.kill_shot.actions import Action, format_action, parse_action
+from rules_engine.kill_shot.actions import (
+    Action,
+    format_action,
+    notation_pattern,
+    parse_action,
+)
 from rules_engine.kill_shot.chance import ReactionLaw
 from rules_engine.kill_shot.scoring import HuntResult
 from rules_engine.kill_shot.special_cards import SPECIAL_IDS, SPECIAL_LETTERS
@@ -262,6 +268,7 @@ class KillShot(EngineBase):
         self.points_of = [0] * size
         self.colour_of = [0] * size
         self.card_names: dict[int, Bilingual] = {}
+        self.piece_ids: list[str] = [""] * size  # the printed piece of each card kind
         counts = [0] * size
         for c, letter in enumerate(letters):
             for s in range(self.symbols):
@@ -291,6 +298,7 @@ class KillShot(EngineBase):
             else:
                 raise ValueError(f"{piece.id}: a tactics card needs 'hunt' or a known 'special'")
             counts[k] += piece.count
+            self.piece_ids[k] = piece.id
             self.points_of[k] = int(values.get("points", 0))
             self.card_names[k] = Bilingual(piece.component.name.ja, piece.component.name.en)
         self.colour_cards: tuple[tuple[int, ...], ...] = tuple(
@@ -376,6 +384,10 @@ class KillShot(EngineBase):
     def parse_action(self, text: str) -> Action:
         return parse_action(self, text)
 
+    def notation_pattern(self) -> re.Pattern[str]:
+        """The notation as it would appear in running text (see `actions.notation_pattern`)."""
+        return notation_pattern(self)
+
     # --- worked examples ---------------------------------------------------------------------
 
     SETUP_KEYS: Final = worked_examples.SETUP_KEYS
@@ -393,5 +405,6 @@ class KillShot(EngineBase):
         return worked_examples.query(self, state, name)
 
     def diagram(self, state: Any) -> Diagram:
-        """The hunt pile(s) and every hand (see `diagrams.diagram`)."""
+        """The table after what happened since the state was last drawn, and a timeline
+        when times matter (see `diagrams.diagram`)."""
         return diagrams.diagram(self, state)

@@ -177,6 +177,8 @@ class KillShotState(
         self.countdown = False
         self.dirty = False
         self.record_error: str | None = None
+        self.recorded = 0
+        self.drawn: KillShotState | None = None
         if not blank:
             self.phase = TALIBAN if g.taliban_rule else REVEAL
             self.init = self.clone()
@@ -275,7 +277,7 @@ class KillShotState(
                 return tuple(freeze(x) for x in value)
             return value
 
-        skip = {"g", "init", "_history"}
+        skip = {"g", "init", "_history", "drawn", "recorded"}
         return (
             *self._rules_key(),
             tuple(self._history),

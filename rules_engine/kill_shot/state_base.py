@@ -36,6 +36,7 @@ class KillShotStateBase(StateBase[Action, "KillShot"]):
         "dirty",
         "discard_rounds",
         "discards",
+        "drawn",
         "draws",
         "drill",
         "escaped",
@@ -67,6 +68,7 @@ class KillShotStateBase(StateBase[Action, "KillShot"]):
         "piles",
         "ready",
         "record_error",
+        "recorded",
         "removed",
         "results",
         "scores",
@@ -125,6 +127,8 @@ class KillShotStateBase(StateBase[Action, "KillShot"]):
     countdown: bool
     dirty: bool
     record_error: str | None
+    recorded: int  # how many history entries a setup's recorded hunt made (diagrams)
+    drawn: KillShotState | None  # the state when last drawn for the rulebook (diagrams)
 
     # --- the steps the rooms take from one another ---------------------------------------------
 

@@ -258,6 +258,7 @@ def setup_state(g: KillShot, setup: Mapping[str, Any]) -> KillShotState:
             raise SetupError(("record",), "a record is a list of lines")
         result = check_record(g, s, lines)
         s = result.state
+        s.recorded = len(s.history)
         s.record_error = None if result.ok else f"line {result.line}: {result.message}"
     return s
 

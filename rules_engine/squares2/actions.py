@@ -22,6 +22,7 @@ the engine (`self`) and bound in its class body (`engine.py`).
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, NamedTuple
 
 from rules_engine.core import NotationError
@@ -174,3 +175,25 @@ def parse_action(self: Squares2, text: str) -> Action:
         f"'NAME ABILITY SQUARE [TO]', 'NAME return SQUARE', 'NAME pass' or 'first NAME' "
         f"(verbs: {verbs})"
     )
+
+
+def notation_pattern(self: Squares2) -> re.Pattern[str]:
+    """The notation as it would show in running text: any action (`orange move c2 c3`,
+    `orange place T1 c1`, `first purple`), a face code (`T1`, `T3.2`, `S4/L2`) or a board
+    tile as the queries write it (`orange T1`).  Square names alone (`c4`) are the board's
+    coordinates, which players read off the diagrams: not notation."""
+    edge, end = r"(?<![A-Za-z0-9_.])", r"(?![A-Za-z0-9_])"
+    names = "|".join(re.escape(n) for n in sorted(self.names, key=len, reverse=True))
+    last_column = chr(ord("a") + self.columns - 1)
+    square = rf"[a-{last_column}][1-9][0-9]?"
+    codes = "|".join(sorted({re.escape(a.code) for a in self.abilities.values()}))
+    values = "|".join(str(v) for v in range(self.value_max, self.value_min - 1, -1))
+    face = rf"(?:{codes})(?:{values})(?:\.[0-9]+)?"
+    verbs = "|".join(re.escape(a) for a in sorted(self.abilities, key=len, reverse=True))
+    action = (
+        rf"(?:{names}) (?:place {face} {square}|move {square} {square}|return {square}"
+        rf"|pass|(?:{verbs}) {square}(?: {square})?)"
+    )
+    start = rf"first (?:{names})(?! [A-Za-z])"
+    tile = rf"(?:(?:{names}) )?{face}(?:/{face})?"
+    return re.compile(rf"{edge}(?:{action}|{start}|{tile}){end}")

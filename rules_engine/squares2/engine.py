@@ -372,6 +372,7 @@ class Squares2(EngineBase):
     tile_text = actions.tile_text
     format_action = actions.format_action
     parse_action = actions.parse_action
+    notation_pattern = actions.notation_pattern
 
     def new_initial_state(self) -> Squares2State:
         return Squares2State(self)
@@ -526,3 +527,4 @@ class Squares2(EngineBase):
 
     # A state drawn for the rulebook (diagrams.py)
     diagram = diagrams.diagram
+    piece_id = diagrams.piece_id

@@ -114,6 +114,7 @@ def _after_action(self: Squares2State) -> None:
 
 
 def _return(self: Squares2State, player: int, square: int) -> None:
+    self.touched = (square,)
     self._to_hand(self._lift(square))
     if not self._over(player):
         self.returners.pop(0)

@@ -56,6 +56,7 @@ class Squares2State(TurnStateBase[Action, "Squares2"]):
 
     __slots__ = (
         "_history",
+        "acted",
         "battles",
         "cell",
         "first",
@@ -92,7 +93,8 @@ class Squares2State(TurnStateBase[Action, "Squares2"]):
         self.hand: list[int] = [g.full_hand, g.full_hand]
         # Each player's total of printed values per row, kept as tiles come and go.
         self.tot: list[list[int]] = [[0] * g.rows, [0] * g.rows]
-        self.turn = 0
+        self.turn = 0  # turns already played this game
+        self.acted = 0  # the turn (1-based) of this game's last action; 0: none yet
         self.passes = 0
         self.winner = -1
         self.returners: list[int] = []
@@ -194,6 +196,7 @@ class Squares2State(TurnStateBase[Action, "Squares2"]):
         new.to_move = self.to_move
         new.phase = self.phase
         new.turn = self.turn
+        new.acted = self.acted
         new.passes = self.passes
         new.winner = self.winner
         new.returners = list(self.returners)
@@ -246,6 +249,7 @@ class Squares2State(TurnStateBase[Action, "Squares2"]):
             self.to_move,
             self.phase,
             self.turn,
+            self.acted,
             self.passes,
             self.winner,
             tuple(self.returners),

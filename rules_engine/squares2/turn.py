@@ -278,6 +278,7 @@ def _do(self: Squares2State, action: Action) -> None:
         return
     self.battles = []
     self.returned = []
+    self.acted = self.turn + 1  # counted once the turn is over (`_judge`)
     p = action.player
     g = self.g
     if kind is Move:

@@ -10,10 +10,14 @@ Notation (one action per line, joint actions joined by " ; "):
 
 Card codes: a torpedo is `T` + its grade (TS, TA, TB, TC, TD), an evasion `E` + its
 grade (EA, EB); a transport is its number of ships.
+
+None of this is players' language: `notation_pattern` finds it in running text, so the
+rulebook's prose can be checked to hold none of it.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, NamedTuple
 
@@ -131,3 +135,30 @@ def parse_action(g: SubmarineAttack, text: str) -> Action:
         f"cannot read {text!r}: expected 'first NAME', 'NAME place ... / ...', "
         "'roll D D ...' or 'NAME target COLUMN'"
     )
+
+
+# Where notation ends: not inside a longer word (a possessive "red's" is prose, not a name).
+_LEFT = r"(?<![A-Za-z0-9_'’-])"
+_RIGHT = r"(?![A-Za-z0-9_'’-])"
+
+
+def notation_pattern(g: SubmarineAttack) -> re.Pattern[str]:
+    """The notation as it would appear in running text: every action `format_action`
+    writes (`first red`, `red place 5 1 ... / TS ...`, `roll 3 3 5 6`, `red target 4`),
+    the card codes (`TB`, `EA`), a seat's name where it has no colour (`p3`), and the
+    example files' keys and option ids (`five_or_more`, `last_attack_sunk`).  Players'
+    words are not matched: "red's torpedo B", "Roll 4 dice", "turn over slot 1"."""
+    seats = "|".join(re.escape(name) for name in sorted(g.names, key=len, reverse=True))
+    seat = rf"(?:{seats}|p[0-9]+)"
+    grades = "".join(sorted({c.grade for c in g.cards.values()} | set("SABCDEFG")))
+    parts = (
+        rf"{_LEFT}first\s+{seat}{_RIGHT}",
+        rf"{_LEFT}{seat}\s+place{_RIGHT}",
+        rf"{_LEFT}{seat}\s+target\s+[0-9]+{_RIGHT}",
+        # a roll's dice, not "roll 4 dice"
+        rf"{_LEFT}roll(?:\s+[0-9]+)+{_RIGHT}(?!\s*(?:dice|die){_RIGHT})",
+        rf"{_LEFT}[TE][{re.escape(grades)}]{_RIGHT}",
+        rf"{_LEFT}p[0-9]+{_RIGHT}",
+        r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+",
+    )
+    return re.compile("|".join(parts))

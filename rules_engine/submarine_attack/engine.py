@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any, Final
@@ -83,11 +84,16 @@ class SubmarineAttack(EngineBase):
         self._set_players(
             tuple(deck_ids[i] if i < len(deck_ids) else f"p{i + 1}" for i in range(n))
         )
+        # The players as the rulebook names them: the deck's colour ("Red" of "Red fleet"),
+        # or "Player 3" for a seat without a card set of its own in the data.
         self.display: tuple[dict[str, str], ...] = tuple(
-            {"ja": game.decks[name].name.ja, "en": game.decks[name].name.en}
+            {
+                "ja": game.decks[name].name.ja.removesuffix("の艦隊"),
+                "en": game.decks[name].name.en.removesuffix(" fleet"),
+            }
             if name in game.decks
-            else {"ja": name, "en": name}
-            for name in self.names
+            else {"ja": f"プレイヤー{i + 1}", "en": f"Player {i + 1}"}
+            for i, name in enumerate(self.names)
         )
         self.cards: dict[str, ActionCard] = {}
         ships_hand, cards_hand = self._hand(game, deck_ids[0], params)
@@ -107,6 +113,15 @@ class SubmarineAttack(EngineBase):
                 f"{len(cards_hand)} action cards per player in the data, "
                 f"rule parameter actions_per_player is {params['actions_per_player']}"
             )
+        # The rulebook's diagrams draw action cards as pictures of the printed pieces: each
+        # player's piece of a component (none for a seat without a card set of its own, or
+        # for a card no printed piece shows: torpedo D of the first rules).
+        self.piece_ids: dict[tuple[str, int], str] = {}
+        for piece in game.pieces:
+            seat = self._player_index.get(piece.deck.id) if piece.deck else None
+            if seat is not None:
+                self.piece_ids[(piece.component.id, seat)] = piece.id
+        self._notation: re.Pattern[str] | None = None
         # Lookups used on the hot path.
         self.card_dice = {c.code: c.dice for c in self.cards.values()}
         self.card_cancel = {c.code: c.cancel for c in self.cards.values()}
@@ -191,6 +206,13 @@ class SubmarineAttack(EngineBase):
 
     def parse_action(self, text: str) -> Action:
         return actions.parse_action(self, text)
+
+    def notation_pattern(self) -> re.Pattern[str]:
+        """The notation in running text (`roll 3 3 5 6`, `red target 4`, card codes `TB`);
+        see `actions.notation_pattern`."""
+        if self._notation is None:
+            self._notation = actions.notation_pattern(self)
+        return self._notation
 
     def attack_text(self, attack: tuple[int, int, str, int]) -> str:
         """One attack of the round: 'slot 1: red TS rolls 0 dice' or 'slot 2: blue EA'."""

@@ -33,6 +33,13 @@ class RoundResult:
     points: tuple[int, ...]
     survivors: tuple[tuple[int, ...], ...]  # surviving ships per player, by column
     cards: tuple[tuple[str, ...], ...]  # action cards revealed per player
+    # The table as the round left it (public once the round ends): each player's ship
+    # numbers by column, action cards by slot, sunk columns (bit c: column c + 1) and the
+    # round's attacks as `SubmarineAttackState.attacks` holds them.
+    ships: tuple[tuple[int, ...], ...] = ()
+    slots: tuple[tuple[str, ...], ...] = ()
+    sunk: tuple[int, ...] = ()
+    attacks: tuple[tuple[int, int, str, int], ...] = ()
 
 
 def end_round(state: SubmarineAttackState, end: str, sinker: int | None) -> None:
@@ -60,6 +67,10 @@ def end_round(state: SubmarineAttackState, end: str, sinker: int | None) -> None
             tuple(points),
             survivors,
             tuple(state.slots[p][: last + 1] for p in range(n)),
+            tuple(state.ships),
+            tuple(state.slots),
+            tuple(state.sunk),
+            tuple(state.attacks),
         )
     )
     state.pending = []

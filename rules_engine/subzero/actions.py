@@ -24,6 +24,8 @@ knows the players' names, the cards and the squares.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, NamedTuple
 
@@ -258,3 +260,44 @@ def _parse_reveal(g: Subzero, player: int, card_id: str, rest: list[str]) -> Rev
         else:
             swish = True
     return Reveal(player, card.id, move, turn, shots, roll, swish)
+
+
+# --- the notation in running text ---------------------------------------------------------
+
+
+def notation_pattern(g: Subzero) -> re.Pattern[str]:
+    """The notation as it would appear in running text: every action `format_action`
+    writes (`blue shoot NW`, `green move-2 W turn S`, `draw red roll shoot swish`, `red
+    program swish roll shoot`, `red place C2`, `youngest red`, `reshuffle` alone on a
+    line), the card ids that are codes (`move-3`, `shoot-swish`), the queries' codes
+    (`blue>green`, `B4-B3`) and rule option ids (`end_square`).  Players' words do not
+    match: card titles (`MOVE 3`, `Shoot`), colour names (`Red`, `blue`), square names
+    (`D4`), directions in words."""
+    names = _alternatives(g.names)
+    cards = _alternatives(g.card_ids)
+    coded = _alternatives(c for c in g.card_ids if not c.isalpha())
+    square = f"(?:{_alternatives(g.column_labels)})(?:{_alternatives(g.row_labels)})"
+    direction = _alternatives(DIRECTIONS)
+    words = _alternatives((*KNOWN_ACTIONS, "turn", *DIRECTIONS))
+    edge = r"(?<![\w-])"
+    end = r"(?![\w-])"
+    forms = (
+        rf"youngest (?:{names})",
+        rf"(?:{names}) place {square}",
+        rf"draw (?:{names})(?: (?:{cards}))+",
+        rf"(?:{names}) program(?: (?:{cards}))+",
+        # a reveal: the card, then its choices (a bare "red roll" too)
+        rf"(?:{names}) (?:{cards})(?: (?:{words}))*",
+        rf"(?:{coded})",
+        rf"(?:{names})>(?:{names})",
+        rf"{square}(?:-{square})+",
+        rf"(?:{direction}) turn (?:{direction})",
+        r"[a-z]+(?:_[a-z]+)+",
+    )
+    return re.compile("|".join(f"{edge}{f}{end}" for f in forms) + r"|(?m:^[ \t]*reshuffle[ \t]*$)")
+
+
+def _alternatives(words: Iterable[str]) -> str:
+    """A regex alternation of the words, longest first (so `move-shoot-1` wins over
+    `move`)."""
+    return "|".join(re.escape(w) for w in sorted(set(words), key=lambda w: (-len(w), w)))

@@ -79,6 +79,7 @@ def next_step(s: SubzeroState) -> None:
     # End of the turn: the revealed cards go to the discards, refill, pass the start.
     discards = s.discards
     programs = s.programs
+    s.last_programs = list(programs)
     for p in s.order:
         for k in programs[p]:
             discards[k] += 1

@@ -10,11 +10,12 @@ modules (`actions`, `worked_examples`, `diagrams`); the engine hands them on.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from itertools import combinations_with_replacement
 from typing import Any, Final
 
-from rules_engine.core import Diagram, EngineBase
+from rules_engine.core import Bilingual, Diagram, EngineBase
 from rules_engine.params import GameData
 from rules_engine.subzero import actions, diagrams, movement, reveal, worked_examples
 from rules_engine.subzero.actions import (
@@ -157,16 +158,24 @@ class Subzero(EngineBase):
         self.symbols = tuple(
             str(game.decks[c].values.get("symbol", c[:1].upper())) for c in self.names
         )
+        self.colour_names: tuple[Bilingual, ...] = tuple(game.decks[c].name for c in self.names)
         hit_tokens: dict[str, int] = {}
         snowball_tokens: dict[str, int] = {}
+        # The pieces a diagram draws, by player: a HIT token, a snowball token.
+        hit_pieces: dict[str, str] = {}
+        snowball_pieces: dict[str, str] = {}
         for piece in game.pieces:
             if piece.deck is None or piece.deck.id not in self.names:
                 continue
             token = piece.component.values.get("token")
             if token == "hit":
                 hit_tokens[piece.deck.id] = hit_tokens.get(piece.deck.id, 0) + piece.count
+                hit_pieces.setdefault(piece.deck.id, piece.id)
             elif token == "snowball":
                 snowball_tokens[piece.deck.id] = snowball_tokens.get(piece.deck.id, 0) + piece.count
+                snowball_pieces.setdefault(piece.deck.id, piece.id)
+        self.hit_pieces = tuple(hit_pieces.get(c, "") for c in self.names)
+        self.snowball_pieces = tuple(snowball_pieces.get(c, "") for c in self.names)
         for name in self.names:
             if hit_tokens.get(name, 0) != int(params["hit_tokens_per_player"]):
                 raise ValueError(
@@ -178,6 +187,7 @@ class Subzero(EngineBase):
         self.hit_tokens = int(params["hit_tokens_per_player"])
         # Action cards.
         cards: list[Card] = []
+        card_pieces: list[str] = []
         for piece in game.pieces:
             if piece.kind != "card" or "actions" not in piece.component.values:
                 continue
@@ -192,9 +202,11 @@ class Subzero(EngineBase):
             if (MOVE in actions) != (steps > 0):
                 raise ValueError(f"{piece.component.id}: a MOVE card needs steps (and only it)")
             cards.append(Card(piece.component.id, len(cards), actions, steps, piece.count))
+            card_pieces.append(piece.id)
         if not cards:
             raise ValueError("no action cards in the data")
         self.cards = tuple(cards)
+        self.card_pieces = tuple(card_pieces)  # the piece a diagram draws, by card kind
         self.card_index = {c.id: c.index for c in cards}
         self.deck_counts = tuple(c.count for c in cards)
         self.deck_size = sum(self.deck_counts)
@@ -219,6 +231,7 @@ class Subzero(EngineBase):
             )
             for held in range(most + 1)
         )
+        self._notation: re.Pattern[str] | None = None
         self._move_options: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
         self._paths: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
         self.kinds = len(cards)
@@ -284,6 +297,13 @@ class Subzero(EngineBase):
 
     def parse_action(self, text: str) -> Action:
         return actions.parse_action(self, text)
+
+    def notation_pattern(self) -> re.Pattern[str]:
+        """The notation in running text (`actions.notation_pattern`)."""
+        found = self._notation
+        if found is None:
+            found = self._notation = actions.notation_pattern(self)
+        return found
 
     # --- setup for worked examples -------------------------------------------------------------
 

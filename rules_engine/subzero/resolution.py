@@ -41,6 +41,7 @@ def resolve(s: SubzeroState) -> None:
 def resolve_step(s: SubzeroState, moving: bool, shooting: bool, ducked: bool) -> None:
     g = s.g
     reveals = s.last_reveals = s.step_reveals
+    s.last_step = (s.turn, s.slot + 1)
     start_pos = s.pos
     if moving:
         start_pos = list(start_pos)
@@ -48,6 +49,8 @@ def resolve_step(s: SubzeroState, moving: bool, shooting: bool, ducked: bool) ->
     else:
         s.last_moves = walks = []
     hits: list[tuple[int, int, bool]] = []
+    shots: list[tuple[int, int, int, int]] = []
+    s.last_shots = shots
     if shooting:
         pos = s.pos
         at = s.at
@@ -69,13 +72,18 @@ def resolve_step(s: SubzeroState, moving: bool, shooting: bool, ducked: bool) ->
             origin = start_pos[shooter] if shoot_first and r.move >= 0 else pos[shooter]
             line = lines[origin]
             for d in r.shots:
+                end = origin
+                target = -1
                 for q in line[d]:
+                    end = q
                     o = at[q]
                     if seen:
                         o = _seen(q, o, moved, rank, rank[shooter], mode)
                     if o >= 0 and o != shooter and not ducking[o]:
                         hits.append((shooter, o, False))
+                        target = o
                         break
+                shots.append((shooter, origin, end, target))
     if ducked:
         s.ducking = [False] * s.n
     if hits:

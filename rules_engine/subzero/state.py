@@ -121,7 +121,10 @@ class SubzeroState(StateBase[Action, "Subzero"]):
         "init",
         "last_hits",
         "last_moves",
+        "last_programs",
         "last_reveals",
+        "last_shots",
+        "last_step",
         "n",
         "order",
         "out",
@@ -176,6 +179,13 @@ class SubzeroState(StateBase[Action, "Subzero"]):
         self.last_reveals: list[Reveal] = []
         self.last_hits: list[tuple[int, int, bool]] = []
         self.last_moves: list[tuple[int, tuple[int, ...]]] = []
+        # The last step resolved: its turn and step number, each ball's flight (thrower,
+        # square thrown from, square where it hit or left the range, who it hit or -1),
+        # and the programs of its turn (kept when the turn ends and the revealed cards go
+        # to the discards).
+        self.last_step: tuple[int, int] = (0, 0)
+        self.last_shots: list[tuple[int, int, int, int]] = []
+        self.last_programs: list[tuple[int, ...]] = []
         self.winners: tuple[int, ...] = ()
 
     # --- protocol ----------------------------------------------------------------------------
@@ -270,6 +280,9 @@ class SubzeroState(StateBase[Action, "Subzero"]):
         new.last_reveals = self.last_reveals
         new.last_hits = list(self.last_hits)
         new.last_moves = list(self.last_moves)
+        new.last_step = self.last_step
+        new.last_shots = list(self.last_shots)
+        new.last_programs = list(self.last_programs)
         new.winners = self.winners
         return new
 
@@ -340,6 +353,9 @@ class SubzeroState(StateBase[Action, "Subzero"]):
             tuple(self.last_reveals),
             tuple(self.last_hits),
             tuple(self.last_moves),
+            self.last_step,
+            tuple(self.last_shots),
+            tuple(self.last_programs),
             self.winners,
         )
 

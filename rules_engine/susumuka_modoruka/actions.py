@@ -23,6 +23,8 @@ yellow pass                  nothing can be done (no dungeon card anywhere)
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 from rules_engine.core import NotationError
@@ -125,3 +127,39 @@ def parse_action(g: SusumukaModoruka, text: str) -> Action:
     if verb not in VERBS:
         raise NotationError(f"unknown verb '{verb}' (verbs: {', '.join(VERBS)})")
     return Act(player, verb, tuple(words[2:]))
+
+
+# --- the notation in running text ---------------------------------------------------------
+
+
+def notation_pattern(g: SusumukaModoruka) -> re.Pattern[str]:
+    """The notation as it would appear in running text: every action `format_action`
+    writes (`yellow advance`, `pink flee giant-bat smoke-ball`, `draw tsuchikappa`,
+    `roll 3 4`, `first pink`), the ids of cards, items and skills that are codes
+    (`earth-charm`, `lost-property-yellow`, `fighting-spirit`) and the ids of queries,
+    setup keys and rule options (`card_power`, `max_depth`, `tie_break`).  Players' words
+    do not match: names of cards and colours (`Tsuchikappa`, `Yellow`, `brown`), the
+    actions in words (`Yellow advances`, `she rolls 5`)."""
+    names = _alternatives(g.names)
+    verbs = _alternatives(VERBS)
+    ids = [c.id for c in g.dungeon] + list(g.items)
+    for sheet in g.skills:
+        ids.extend(s.id for s in sheet)
+    words = _alternatives((*ids, *g.item_decks))
+    coded = _alternatives(i for i in ids if not i.isalpha())
+    edge = r"(?<![\w-])"
+    end = r"(?![\w-])"
+    forms = (
+        rf"(?:{names}) (?:{verbs})(?: (?:{words}))*",
+        rf"first (?:{names})",
+        rf"draw (?:{words})",
+        r"roll(?: [0-9]+)+",
+        rf"(?:{coded})",
+        r"[a-z]+(?:_[a-z0-9]+)+",
+    )
+    return re.compile("|".join(f"{edge}{f}{end}" for f in forms))
+
+
+def _alternatives(words: Iterable[str]) -> str:
+    """A regex alternation of the words, longest first (`giant-bat` before `giant`)."""
+    return "|".join(re.escape(w) for w in sorted(set(words), key=lambda w: (-len(w), w)))

@@ -13,6 +13,7 @@ setup in `setup.py`, the named facts in `queries.py`, the drawings in `diagrams.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -25,6 +26,7 @@ from rules_engine.susumuka_modoruka.actions import (
     Draw,
     Roll,
     format_action,
+    notation_pattern,
     parse_action,
 )
 from rules_engine.susumuka_modoruka.diagrams import diagram
@@ -168,6 +170,12 @@ class SusumukaModoruka(EngineBase):
             _text_map(game.decks[name].name) if name in game.decks else {"ja": name, "en": name}
             for name in self.names
         )
+        # The item decks' names, for the drawings (`diagrams.py`).
+        self.deck_labels: dict[str, dict[str, str]] = {
+            d: _text_map(game.decks[d].name) if d in game.decks else {"ja": d, "en": d}
+            for d in self.item_decks
+        }
+        self._notation: re.Pattern[str] | None = None
 
     def _read_pieces(self, game: GameData) -> None:
         n = self.num_players
@@ -348,6 +356,13 @@ class SusumukaModoruka(EngineBase):
     def parse_action(self, text: str) -> Action:
         return parse_action(self, text)
 
+    def notation_pattern(self) -> re.Pattern[str]:
+        """The notation in running text (`actions.notation_pattern`)."""
+        found = self._notation
+        if found is None:
+            found = self._notation = notation_pattern(self)
+        return found
+
     # --- setup ---------------------------------------------------------------------------------
 
     SETUP_KEYS: Final = SETUP_KEYS
@@ -366,7 +381,7 @@ class SusumukaModoruka(EngineBase):
     # --- diagrams ------------------------------------------------------------------------------
 
     def diagram(self, state: Any) -> Diagram:
-        """Three small grids for a rulebook step (see `diagrams.diagram`)."""
+        """The state drawn for a rulebook step (see `diagrams.diagram`)."""
         return diagram(self, state)
 
 

@@ -14,6 +14,9 @@ from printgen.examples import check_game, example_files
 from printgen.model import Game, load_game
 from rules_engine.core import (
     CHANCE,
+    DiagramArrow,
+    DiagramCell,
+    DiagramGrid,
     IllegalActionError,
     NotationError,
     OptionError,
@@ -763,12 +766,60 @@ def test_replay_and_initial(game: Game) -> None:
     assert [format_step(engine, s) for s in state.history] == ["alpha plays r2", "react alpha 100"]
 
 
-def test_diagram_draws_piles_and_hands(game: Game) -> None:
+def test_diagram_draws_the_pile_and_hands_as_pieces(game: Game) -> None:
     engine, state = at_play(game, ["r1", "b2"], HANDS)
-    grids = engine.diagram(state)
-    assert [c.text for c in grids[0].rows[0][1]] == ["r1", "b2"]
-    assert grids[0].rows[0][1][-1].mark == "active"
-    assert len(grids[1].rows) == 4
+    (table,) = engine.diagram(state)
+    assert isinstance(table, DiagramGrid)
+    pile = table.rows[0][1]
+    assert [c.piece for c in pile] == ["viper", "hunt-1-red", "hunt-2-blue"]
+    assert all(not c.text for _label, cells in table.rows for c in cells)
+    assert [c.mark for c in pile] == ["", "", ""]  # nothing happened yet
+    assert [label["en"] for label, _cells in table.rows] == [
+        "Hunt pile",
+        "Alpha",
+        "Bravo",
+        "Charlie",
+        "Delta",
+    ]
+    do(engine, state, "alpha plays r2")
+    (table,) = engine.diagram(state)
+    pile = table.rows[0][1]
+    assert pile[-1] == DiagramCell(mark="active", piece="hunt-2-red")
+    assert [label["en"] for label, _cells in table.rows] == ["Hunt pile", "Alpha"]
+    alpha = table.rows[1][1]
+    assert alpha[1].mark == "empty"  # where the 2 was
+    assert table.title == {"ja": "1回目の捜索・0.10秒", "en": "Hunt 1 at 0.10 s"}
+    refused(engine, state, "bravo plays b1")
+    (table,) = engine.diagram(state)  # a refused action: nothing new on the table
+    assert all(c.mark != "active" for _label, cells in table.rows for c in cells)
+    assert table.arrows == ()
+
+
+def test_diagram_arrows_go_from_the_hand_to_where_the_card_went(game: Game) -> None:
+    engine, state = at_play(game, ["r1"], {**HANDS, "alpha": ["r9", "r2"]})
+    engine.diagram(state)
+    do(engine, state, "alpha plays r2")
+    (table,) = engine.diagram(state)
+    assert table.arrows == (DiagramArrow((1, 1), (0, 2), "move", colour="red"),)
+    # an arrow that would cross another card is left out (the empty place says enough)
+    engine, state = at_play(game, ["r1"], HANDS)
+    engine.diagram(state)
+    do(engine, state, "alpha plays r1")
+    (table,) = engine.diagram(state)
+    assert table.arrows == ()
+    assert table.rows[1][1][0].mark == "empty"
+
+
+def test_simultaneous_plays_to_be_ordered_are_dotted_arrows(game: Game) -> None:
+    ready = {"alpha": 100, "bravo": 100, "charlie": 300, "delta": 400}
+    engine, state = at_play(game, ["r1", "b2"], HANDS, ready)
+    engine.diagram(state)
+    do(engine, state, "alpha plays r2 ; bravo plays b2")
+    (table,) = engine.diagram(state)
+    assert table.title["en"] == "Hunt 1 at 0.10 s: which landed first?"
+    assert [a.kind for a in table.arrows] == ["planned", "planned"]
+    assert {a.end for a in table.arrows} == {(0, 3)}  # the empty place on the pile
+    assert table.rows[0][1][3].mark == "empty"
 
 
 def test_setup_errors(game: Game) -> None:

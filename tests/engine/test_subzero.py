@@ -602,6 +602,8 @@ def test_bad_setups_are_refused(sz: Game) -> None:
 
 
 def test_a_diagram_draws_the_board_and_the_player_boards(sz: Game) -> None:
+    from rules_engine.core import DiagramArrow, DiagramCell, DiagramGrid
+
     engine, state = start(
         sz,
         {"red": "C2", "blue": "D1"},
@@ -611,17 +613,34 @@ def test_a_diagram_draws_the_board_and_the_player_boards(sz: Game) -> None:
     )
     do(engine, state, "blue shoot NW")
     board, boards = engine.diagram(state)
+    assert isinstance(board, DiagramGrid) and isinstance(boards, DiagramGrid)
     assert board.columns == tuple("ABCDEFGH")
     assert [label["en"] for label, _ in board.rows] == [str(r) for r in range(8, 0, -1)]
-    row2 = board.rows[6][1]
-    # mid-step: blue's ball lies on the first square of its line (C2, where red stands)
-    assert row2[2].text == "●Ro" and row2[2].mark == "active"  # red reveals next
-    assert board.rows[7][1][3].text == "■B"  # D1
-    assert [c.text for c in boards.rows[1][1]][:2] == ["0", "0"]  # blue threw his ball
+    assert board.title == {
+        "ja": "ターン1・ステップ1の途中",
+        "en": "Turn 1, step 1, under way",
+    }
+    # pawns: their colour's symbol on their colour; nobody is highlighted for revealing next
+    assert board.rows[6][1][2] == DiagramCell("●", "red")
+    assert board.rows[7][1][3] == DiagramCell("■", "blue")
+    # mid-step: blue's ball is revealed, not thrown yet: a dotted arrow from D1 to red on C2
+    assert board.arrows == (DiagramArrow((7, 3), (6, 2), "planned", (), "blue"),)
+    assert boards.columns == ("●", "■")  # a column per player, headed by its symbol
+    assert [label["en"] for label, _ in boards.rows] == ["Card", "Snowballs", "HIT tokens"]
+    (red_card, blue_card), balls, _tokens = (cells for _, cells in boards.rows)
+    assert blue_card == DiagramCell("", "active", piece="shoot")  # the card just revealed
+    assert red_card == DiagramCell(piece="swish", back=True)  # not revealed yet
+    assert [c.text for c in balls] == ["0", "0"]  # blue threw his only snowball
     do(engine, state, "red swish")
-    board, _ = engine.diagram(state)
-    assert board.rows[6][1][2].text == "●R" and board.rows[6][1][2].mark == "duck"
-    assert board.rows[7][1][3].mark == "active"  # step 2: blue first again
+    board, boards = engine.diagram(state)
+    assert isinstance(board, DiagramGrid) and isinstance(boards, DiagramGrid)
+    assert board.title == {"ja": "ターン1・ステップ1の解決後", "en": "Turn 1, step 1, resolved"}
+    # the ball flew past the ducking red and off the board at A4
+    assert board.arrows == (DiagramArrow((7, 3), (4, 0), "shot", (), "blue"),)
+    assert board.rows[6][1][2] == DiagramCell("●", "red")
+    (red_card, blue_card), _balls, _tokens = (cells for _, cells in boards.rows)
+    assert red_card == DiagramCell("", "active", piece="swish")
+    assert blue_card == DiagramCell("", "active", piece="shoot")
 
 
 # --- worked examples --------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from printgen.examples import check_game, example_files
 from printgen.model import Game, load_game
 from rules_engine.core import (
     CHANCE,
+    DiagramCell,
     IllegalActionError,
     NotationError,
     OptionError,
@@ -561,18 +562,36 @@ def test_setup_errors_point_at_their_key(sm: Game) -> None:
         assert info.value.key == key
 
 
-def test_a_diagram_shows_the_track_players_and_the_combat(sm: Game) -> None:
-    engine, state = fight(sm, "tsuchikappa", "roll 5", items={"yellow": ["earth-charm"]})
-    track, players, combat = engine.diagram(state)
-    assert track.columns[:2] == ("0", "1") and len(track.columns) == 11
-    assert [c.text for c in track.rows[0][1]][:6] == ["", "", "", "", "", "●"]
+def test_a_diagram_shows_the_track_the_cards_and_the_combat(sm: Game) -> None:
+    engine, state = start(sm, items={"yellow": ["earth-charm"]})
+    _track, cards = engine.diagram(state)
+    # the cards held, as pictures (at the start, and when they change)
+    assert cards.rows == (({"ja": "黄", "en": "Yellow"}, (DiagramCell(piece="earth-charm"),)),)
+    do(engine, state, "yellow advance", "draw tsuchikappa", "yellow fight", "roll 5")
+    track, combat = engine.diagram(state)
+    # the track: depths 0 to 5 and the HP; Yellow's pawn moved 0 -> 5 (an arrow)
+    assert track.columns == ("0", "1", "2", "3", "4", "5", "HP")
+    assert [c.text for c in track.rows[0][1]] == ["", "", "", "", "", "●", "20"]
     assert track.rows[0][0] == {"ja": "黄", "en": "Yellow"}
-    assert players.columns == ("Y", "P") and players.rows[0][1][0].text == "20"
-    card, you = combat.rows
-    assert [(c.text, c.mark) for c in card[1]] == [("3", ""), ("+4", "sunk"), ("=3", "")]
-    assert [(c.text, c.mark) for c in you[1]] == [("5", ""), ("=5", "active")]
-    assert combat.title == {"ja": "つちかっぱ(深度0以上)", "en": "Tsuchikappa (depth 0+)"}
-    assert you[0] == {"ja": "黄", "en": "Yellow"}
+    assert track.title == {"ja": "1ターン目・黄の手番", "en": "Turn 1, Yellow's turn"}
+    (arrow,) = track.arrows
+    assert (arrow.start, arrow.end, arrow.kind) == ((0, 0), (0, 5), "move")
+    # the combat in one row: the card's picture, 3 + 4 with the brown 4 struck out (= 3),
+    # less than Yellow's die of 5 (= 5): she wins
+    ((_label, cells),) = combat.rows
+    assert cells[0].piece == "tsuchikappa"
+    assert [(c.die, c.text, c.mark) for c in cells[1:]] == [
+        (0, "3", ""),
+        (0, "+4", "sunk"),
+        (0, "=3", ""),
+        (0, "<", ""),
+        (5, "", ""),
+        (0, "=5", "active"),
+    ]
+    assert combat.title == {
+        "ja": "戦闘：つちかっぱ（0+の行）と黄",
+        "en": "Combat: Tsuchikappa (row 0+) vs Yellow",
+    }
 
 
 def test_the_generic_driver_plays_whole_games(sm: Game) -> None:

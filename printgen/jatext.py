@@ -1,0 +1,92 @@
+"""Japanese text for print: the spaces a folded YAML line leaves between Japanese
+characters removed, and phrase-aware line breaking (BudouX) so that a line never breaks
+inside a word (`出せな/い`), for cards and for the rulebook alike.
+
+JLREQ basics kept here:
+- no space between two Japanese characters (a YAML `>` fold turns a line end into one);
+- a line breaks between phrases (文節), not inside one; punctuation that may not start a
+  line (kinsoku: 、。」）ー and small kana) stays with the phrase before it, which BudouX
+  already does and which the renderers' own line breaking (UAX #14) enforces too.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+# Japanese characters: kana, CJK ideographs, CJK symbols and punctuation, full-width forms.
+JA = "\u3000-\u303f\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
+_JA_CHAR = re.compile(f"[{JA}]")
+_FOLD_SPACE = re.compile(f"(?<=[{JA}])[ \t\r\n]+(?=[{JA}])")
+
+MAX_PHRASE = 14  # characters: a longer "phrase" may break inside (a narrow column must fit)
+
+
+def has_japanese(text: str) -> bool:
+    return _JA_CHAR.search(text) is not None
+
+
+def unfold(text: str) -> str:
+    """Remove white space between two Japanese characters (where a folded YAML line or
+    a careless edit left it); keep the spaces around Latin words."""
+    return _FOLD_SPACE.sub("", text)
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Any:
+    import budoux
+
+    return budoux.load_default_japanese_parser()
+
+
+@lru_cache(maxsize=4096)
+def phrases(text: str) -> tuple[str, ...]:
+    """Japanese text split into phrases that a line may break between (BudouX); text with
+    no Japanese is one phrase."""
+    if not has_japanese(text):
+        return (text,)
+    return tuple(_parser().parse(text))
+
+
+def breakable_units(text: str) -> list[str]:
+    """Units for a line breaker: Japanese phrases (each kept whole unless over-long), Latin
+    words with their trailing space. Joining them gives the text back."""
+    units: list[str] = []
+    for phrase in phrases(text):
+        if len(phrase) > MAX_PHRASE:
+            units.extend(_split_long(phrase))
+        else:
+            units.append(phrase)
+    out: list[str] = []
+    for unit in units:
+        # A phrase holding Latin words ("C2からの", "MOVE 3で") may break at its spaces.
+        pieces = re.split(r"(?<= )", unit)
+        out.extend(p for p in pieces if p)
+    return out
+
+
+def _split_long(phrase: str) -> list[str]:
+    return [phrase[i : i + MAX_PHRASE] for i in range(0, len(phrase), MAX_PHRASE)]
+
+
+_TAG = re.compile(r"(<[^>]+>|&[#a-zA-Z0-9]+;)")  # tags and entities stay whole
+
+
+def phrase_html(html: str) -> str:
+    """HTML whose Japanese text runs are wrapped phrase by phrase in `<span class="ph">`
+    (styled `white-space: nowrap`), so the renderer breaks lines only between phrases.
+    Tags and text without Japanese are left as they are."""
+    parts = _TAG.split(html)
+    for i in range(0, len(parts), 2):
+        text = parts[i]
+        if not has_japanese(text):
+            continue
+        out = []
+        for unit in phrases(text):
+            if len(unit) < 2 or len(unit) > MAX_PHRASE or unit.isspace():
+                out.append(unit)
+            else:
+                out.append(f'<span class="ph">{unit}</span>')
+        parts[i] = "".join(out)
+    return "".join(parts)

@@ -1,0 +1,219 @@
+"""Worked examples in the book: their numbers, the rules they are played under said in
+words, the rule sections each shows (cross-referenced both ways with page numbers), and
+each step's narrative beside the engine's diagram of the state after it."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from printgen.errors import PrintgenError
+from printgen.model import Text
+from printgen.rulebook.book import PrintedExample, Rulebook
+from printgen.rulebook.diagrams import Drawing, diagram_html
+from printgen.rulebook.text import TextContext, prose, render_text
+from printgen.templating import suggestion
+
+
+@dataclass
+class Shown:
+    """A printed example: its number in the book, its replay, the sections it shows."""
+
+    number: int
+    result: Any
+    shows: list[str]
+    game: Any = None
+    current_version: str = ""
+
+    @property
+    def anchor(self) -> str:
+        return f"ex-{self.number}"
+
+
+def page_ref(anchor: str, text: Markup | str) -> Markup:
+    """A cross-reference: the target's name and its page number (CSS target-counter)."""
+    return Markup(f'<a class="pref" href="#{escape(anchor)}">{text}</a>')
+
+
+def reading(result: Any, options: tuple[Any, ...], lang: str, ctx: TextContext) -> str:
+    """The rules an example is played under, in words: each option it sets by its
+    explained text (which may quote the data, like every rulebook text)."""
+    parts = []
+    by_name = {o.name: o for o in options}
+    for name, value in result.options.items():
+        opt = by_name.get(name)
+        if opt is None:
+            continue
+        k = next((n for n, o in enumerate(ctx.game.info.options) if o.name == name), 0)
+        said = render_text(
+            str(opt.explain[lang]), ctx, ctx.game.where("options", k, "explain", lang)
+        )
+        said = re.sub(r"\s*[(（][^)）]*[)）]\s*$", "", said.strip().rstrip("。."))
+        choice = opt.choices.get(value)
+        if choice is None:
+            parts.append(f"{said}: {value}" if lang == "en" else f"{said}：{value}")
+            continue
+        where = ctx.game.where("options", k, "choices", str(value).lower(), lang)
+        chosen = render_text(str(choice[lang]), ctx, where).strip()
+        # A short choice ("In play.") needs its option's name to say anything.
+        if len(chosen) < (12 if lang == "ja" else 24):
+            chosen = f"{said}: {chosen}" if lang == "en" else f"{said}：{chosen}"
+        parts.append(chosen)
+    return " / ".join(parts)
+
+
+def _version_line(result: Any, current: str, lang: str) -> str:
+    if not result.version or result.version == current:
+        return ""
+    return (
+        f"ver {result.version} のルールで"
+        if lang == "ja"
+        else f"Under the rules of ver {result.version}"
+    )
+
+
+def _shows_line(ex: Shown, titles: dict[str, Text], lang: str) -> Markup:
+    if not ex.shows:
+        return Markup("")
+    refs = ("、" if lang == "ja" else ", ").join(
+        page_ref(sid, prose(titles[sid][lang], lang)) for sid in ex.shows if sid in titles
+    )
+    head = "この例の規則: " if lang == "ja" else "Rules shown: "
+    return Markup(f'<div class="ex-shows">{head}{refs}</div>')
+
+
+def _example_head(
+    ex: Shown, lang: str, options: tuple[Any, ...], titles: dict[str, Text], anchor: bool
+) -> Markup:
+    result = ex.result
+    word = "プレイ例" if lang == "ja" else "Example"
+    number = f"{word}{ex.number}" if lang == "ja" else f"{word} {ex.number}"
+    sep = "：" if lang == "ja" else ": "
+    ident = f' id="{ex.anchor}"' if anchor else ""
+    head = [
+        f'<div class="ex-title"{ident}>{escape(number)}{sep}{prose(result.title[lang], lang)}</div>'
+    ]
+    said = reading(result, options, lang, TextContext(ex.game, lang))
+    version = _version_line(result, ex.current_version, lang)
+    if said or version:
+        line = (" / " if said and version else "").join(x for x in (version, said) if x)
+        head.append(f'<div class="ex-reading">{prose(line, lang)}</div>')
+    head.append(_shows_line(ex, titles, lang))
+    return Markup("".join(head))
+
+
+def _start_text(result: Any, lang: str) -> Markup:
+    # The label runs on into the text (a boxed label would leave a gap that reads as a
+    # space between two Japanese characters).
+    label = "はじめ：" if lang == "ja" else "At the start: "
+    about = prose(result.about[lang], lang) if getattr(result, "about", None) else Markup("")
+    return Markup(f'<div class="ex-say"><b class="ex-start">{label}</b>{about}</div>')
+
+
+def example_rows(
+    ex: Shown, drawing: Drawing, options: tuple[Any, ...], titles: dict[str, Text]
+) -> list[tuple[Markup, Markup, Markup]]:
+    """An example for the side-by-side edition: rows of (ja, en, diagram), each step's
+    diagram once, beside both narratives, with labels in both languages."""
+    result = ex.result
+    rows: list[tuple[Markup, Markup, Markup]] = []
+    rows.append(
+        (
+            _example_head(ex, "ja", options, titles, True),
+            _example_head(ex, "en", options, titles, False),
+            Markup("head"),
+        )
+    )
+    before = None
+    if result.setup_diagram and result.about:
+        drawn = "".join(diagram_html(g, "ja-en", drawing) for g in result.setup_diagram)
+        rows.append((_start_text(result, "ja"), _start_text(result, "en"), Markup(drawn)))
+        before = result.setup_diagram
+    for step in result.steps:
+        says = {
+            lang: Markup(
+                f'<div class="ex-say"><span class="ex-n">{step.index}</span>'
+                f"{prose(step.say[lang], lang)}</div>"
+            )
+            for lang in ("ja", "en")
+        }
+        drawn = ""
+        if step.diagram != before:  # a step that changed nothing shows no picture again
+            drawn = "".join(diagram_html(grid, "ja-en", drawing) for grid in step.diagram or ())
+            before = step.diagram
+        rows.append((says["ja"], says["en"], Markup(drawn)))
+    if len(rows) > 1:  # the head rides with the first row: a title never ends a page alone
+        (hja, hen, _), (ja, en, fig) = rows[0], rows[1]
+        rows[:2] = [(Markup(hja + ja), Markup(hen + en), fig)]
+    return rows
+
+
+def example_html(
+    ex: Shown, lang: str, drawing: Drawing, options: tuple[Any, ...], titles: dict[str, Text]
+) -> Markup:
+    """An example in one language: its head, then each step's narrative beside the
+    diagram of the state after it."""
+    result = ex.result
+    rows: list[str] = []
+
+    def row(text: Markup, drawn: str) -> None:
+        if drawn:
+            rows.append(f'<tr><td class="ex-text">{text}</td><td class="ex-fig">{drawn}</td></tr>')
+        else:
+            rows.append(f'<tr><td class="ex-text" colspan="2">{text}</td></tr>')
+
+    before = None
+    if result.setup_diagram and result.about:
+        row(
+            _start_text(result, lang),
+            "".join(diagram_html(g, lang, drawing) for g in result.setup_diagram),
+        )
+        before = result.setup_diagram
+    for step in result.steps:
+        text = Markup(
+            f'<div class="ex-say"><span class="ex-n">{step.index}</span>'
+            f"{prose(step.say[lang], lang)}</div>"
+        )
+        drawn = ""
+        if step.diagram != before:  # a step that changed nothing shows no picture again
+            drawn = "".join(diagram_html(grid, lang, drawing) for grid in step.diagram or ())
+            before = step.diagram
+        row(text, drawn)
+    # The head and the first row stay together (a title never ends a page alone).
+    head = _example_head(ex, lang, options, titles, True)
+    out = [f'<div class="example"><div class="ex-keep">{head}']
+    out.append(f'<table class="ex-steps">{"".join(rows[:1])}</table></div>')
+    if rows[1:]:
+        out.append(f'<table class="ex-steps">{"".join(rows[1:])}</table>')
+    out.append("</div>")
+    return Markup("".join(out))
+
+
+def printed_examples(rb: Rulebook, results: list[Any]) -> list[Shown]:
+    """The examples the book prints, numbered, with the sections each shows (checked)."""
+    chosen = rb.book.printed_examples()
+    known = {r.file.stem: r for r in results}
+    if chosen is None:
+        chosen = [PrintedExample(file=stem) for stem in known]
+    shown = []
+    for k, ex in enumerate(chosen):
+        if ex.file not in known:
+            raise PrintgenError(
+                f"book.yaml lists example '{ex.file}', which is not in examples/"
+                f"{suggestion(ex.file, sorted(known))} (examples: {', '.join(sorted(known))})",
+                rb.where("examples", k),
+            )
+        for j, sid in enumerate(ex.shows):
+            if sid not in rb.sections:
+                raise PrintgenError(
+                    f"example '{ex.file}' shows section '{sid}', which is not in this book"
+                    f"{suggestion(sid, sorted(rb.sections))}",
+                    rb.where("examples", k, "shows", j),
+                )
+        shown.append(
+            Shown(k + 1, known[ex.file], list(ex.shows), rb.game, rb.game.info.rule_version)
+        )
+    return shown
