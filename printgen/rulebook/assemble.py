@@ -15,7 +15,7 @@ import jinja2
 from markupsafe import Markup, escape
 
 from printgen.errors import Location, PrintgenError
-from printgen.layouts import Font, LayoutLibrary
+from printgen.layouts import LayoutLibrary
 from printgen.model import Text
 from printgen.ops import Face
 from printgen.rulebook.book import Entry, Rulebook
@@ -79,7 +79,6 @@ def assemble(
     examples: list[Any],
     options: tuple[Any, ...],
     pictures: Path | None = None,
-    font: Font | None = None,
     shown: list[Shown] | None = None,
     setups: dict[str, Any] | None = None,
     drawing: Drawing | None = None,
@@ -109,11 +108,7 @@ def assemble(
             return {}
         out = {}
         for lang in ("ja", "en"):
-            word = "プレイ例" if lang == "ja" else "Example"
-            refs = ("、" if lang == "ja" else ", ").join(
-                page_ref(ex.anchor, f"{word}{'' if lang == 'ja' else ' '}{ex.number}")
-                for ex in mine
-            )
+            refs = ("、" if lang == "ja" else ", ").join(ex.ref(lang) for ex in mine)
             head = "この規則の例: " if lang == "ja" else "See "
             out[lang] = Markup(f'<p class="xref">{head}{refs}</p>')
         return out
@@ -358,11 +353,7 @@ def assemble(
                 ]
                 uses = ""
                 if users:
-                    word = "プレイ例" if lang == "ja" else "Example"
-                    refs = ", ".join(
-                        page_ref(ex.anchor, f"{word}{'' if lang == 'ja' else ' '}{ex.number}")
-                        for ex in users
-                    )
+                    refs = ", ".join(ex.ref(lang) for ex in users)
                     uses = (
                         f"<div class='note'>別の読み方で遊ぶ例: {refs}</div>"
                         if lang == "ja"
@@ -550,7 +541,7 @@ def rulebook_html(
         pictures, palette, lib.fonts["gothic"] or default_font(), inks, piece_images(lib, rb)
     )
     blocks = assemble(
-        rb, faces, [s.result for s in shown], options, pictures, None, shown, setups, drawing
+        rb, faces, [s.result for s in shown], options, pictures, shown, setups, drawing
     )
     cover = cover_picture(lib, rb, pictures)
     pages = {}
@@ -577,4 +568,4 @@ def assemble_quick(
     """The quick-reference section alone (a book with no turn-summary block), for the aid."""
     book = rb.book.model_copy(update={"contents": [Entry(block="turn-summary")]})
     lone = Rulebook(rb.game, book, rb.folder, rb.sections, rb.doc, rb.glossary, rb.glossary_doc)
-    return assemble(lone, faces, [], options, pictures, None, [], {}, drawing)[0]
+    return assemble(lone, faces, [], options, pictures, [], {}, drawing)[0]

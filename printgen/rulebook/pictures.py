@@ -64,7 +64,7 @@ def cover_picture(lib: LayoutLibrary, rb: Rulebook, pictures: Path | None) -> st
     """The cover: the game's own pieces laid out as on a table (the largest one, a board
     or mat, behind; a fan of different cards or tiles in front), as one image."""
     from printgen.raster import draw_face
-    from printgen.render import FaceRequest, render_face
+    from printgen.render import FaceRequest, piece_size, render_face
 
     game = rb.game
     dpi = 110
@@ -74,7 +74,7 @@ def cover_picture(lib: LayoutLibrary, rb: Rulebook, pictures: Path | None) -> st
     pieces = list(seen.values())
 
     def area(p: Any) -> float:
-        w, h = game_size(lib, p)
+        w, h = piece_size(lib, p)
         return w * h
 
     pieces.sort(key=area, reverse=True)
@@ -114,10 +114,3 @@ def cover_picture(lib: LayoutLibrary, rb: Rulebook, pictures: Path | None) -> st
     buf = io.BytesIO()
     out.save(buf, format="JPEG", quality=88, optimize=False)
     return stored(buf.getvalue(), "jpg", pictures)
-
-
-def game_size(lib: LayoutLibrary, piece: Any) -> tuple[float, float]:
-    from printgen.render import piece_size
-
-    w, h = piece_size(lib, piece)
-    return float(w), float(h)

@@ -32,6 +32,14 @@ class Shown:
     def anchor(self) -> str:
         return f"ex-{self.number}"
 
+    def name(self, lang: str) -> str:
+        """ "プレイ例3" / "Example 3"."""
+        return f"プレイ例{self.number}" if lang == "ja" else f"Example {self.number}"
+
+    def ref(self, lang: str) -> Markup:
+        """The example's name with its page number."""
+        return page_ref(self.anchor, self.name(lang))
+
 
 def page_ref(anchor: str, text: Markup | str) -> Markup:
     """A cross-reference: the target's name and its page number (CSS target-counter)."""
@@ -89,8 +97,7 @@ def _example_head(
     ex: Shown, lang: str, options: tuple[Any, ...], titles: dict[str, Text], anchor: bool
 ) -> Markup:
     result = ex.result
-    word = "プレイ例" if lang == "ja" else "Example"
-    number = f"{word}{ex.number}" if lang == "ja" else f"{word} {ex.number}"
+    number = ex.name(lang)
     sep = "：" if lang == "ja" else ": "
     ident = f' id="{ex.anchor}"' if anchor else ""
     head = [
