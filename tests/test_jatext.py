@@ -39,3 +39,9 @@ def test_tags_and_entities_are_never_split() -> None:
     html = phrase_html('<b class="x">西の</b>チャールズ&amp;アントニー')
     assert '<b class="x">' in html and "&amp;" in html
     assert re.sub(r"<[^>]+>", "", html) == "西のチャールズ&amp;アントニー"
+
+
+def test_a_latin_colon_after_japanese_becomes_a_full_width_one() -> None:
+    html = "".join(markdown_blocks("**勝利**: 中央の列を取る。", "ja"))
+    assert re.sub(r"<[^>]+>", "", html).strip() == "勝利：中央の列を取る。"
+    assert ": the" in "".join(markdown_blocks("**Win**: the centre", "en"))

@@ -41,12 +41,15 @@ def typeset(html: str, lang: str) -> str:
     """HTML set for print: a quarter-em space between Japanese and Latin runs, and in
     Japanese text each phrase kept whole on a line (BudouX)."""
     html = _JA_GAP.sub(r"\1\2", html)  # Japanese inside English text too (a name)
+    if lang == "ja":  # `**勝利**: 中央の…` typed the Latin way: a full-width colon, no space
+        html = _JA_COLON.sub("\\1：", html)
     spaced = autospace(html)
     return phrase_html(spaced) if lang == "ja" else spaced
 
 
 # White space between two Japanese characters with tags between them (`。** 各` in the
 # Markdown became `。</strong> 各`): a JLREQ text has none.
+_JA_COLON = re.compile(f"(?<=[{JA}])((?:</[a-z]+>)*):[ \\t]*(?=\\S)")
 _JA_GAP = re.compile(f"(?<=[{JA}])((?:<[^>]+>)*)[ \t\n]+((?:<[^>]+>)*)(?=[{JA}])")
 
 
