@@ -45,3 +45,6 @@ def test_a_latin_colon_after_japanese_becomes_a_full_width_one() -> None:
     html = "".join(markdown_blocks("**勝利**: 中央の列を取る。", "ja"))
     assert re.sub(r"<[^>]+>", "", html).strip() == "勝利：中央の列を取る。"
     assert ": the" in "".join(markdown_blocks("**Win**: the centre", "en"))
+    # The colon inside the bold, then a space: neither survives.
+    html = "".join(markdown_blocks("**目的:** 盤の中央。", "ja"))
+    assert re.sub(r"<[^>]+>", "", html).strip() == "目的：盤の中央。"

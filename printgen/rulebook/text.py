@@ -40,9 +40,9 @@ def autospace(html: str) -> str:
 def typeset(html: str, lang: str) -> str:
     """HTML set for print: a quarter-em space between Japanese and Latin runs, and in
     Japanese text each phrase kept whole on a line (BudouX)."""
-    html = _JA_GAP.sub(r"\1\2", html)  # Japanese inside English text too (a name)
     if lang == "ja":  # `**勝利**: 中央の…` typed the Latin way: a full-width colon, no space
         html = _JA_COLON.sub("\\1：", html)
+    html = _JA_GAP.sub(r"\1\2", html)  # Japanese inside English text too (a name)
     spaced = autospace(html)
     return phrase_html(spaced) if lang == "ja" else spaced
 
