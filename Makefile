@@ -30,6 +30,7 @@ test: lint typecheck
 bench: $(STAMP)
 	$(BIN)/python bench/print.py
 	$(BIN)/python bench/build.py
+	$(BIN)/python bench/loop.py
 	for script in bench/engine*.py; do $(BIN)/python $$script || exit 1; done
 
 clean:

@@ -12,7 +12,11 @@ its file:line) -> cards and sheets, rulebooks, and the rules engine's parameters
   `geometry` (what can be printed), `ops`, `fonts`.
 - Output: `pdfdraw` and `raster` (the two renderers), `imposition` and `sheets`
   (pieces on pages, crop marks, duplex backs), `exports` (card pages, PNGs), `build`
-  (orchestration, atomic output), `rulebook/` (the rulebook renderer, a package).
+  (orchestration: each output rebuilt only when what it reads changed, the failing-example
+  fork, atomic output), `changes` (what changed since the last build, from the two
+  manifests), `rulebook/` (the rulebook renderer, a package).
+- The designer's loop: `watch` (rebuild on save, components first), `preview` (a local
+  web page of the build that reloads itself).
 - The engines: `engines` (the model as `rules_engine.params.GameData`), `examples`
   (worked-example files, checked by the engine).
 - `cli`: the `printgen` command.

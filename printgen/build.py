@@ -12,6 +12,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from printgen.errors import ErrorList, Location, PrintgenError
+from printgen.errors import ErrorList, Location, PrintgenError, display_path
 from printgen.exports import render_pngs, write_card_pdf
 from printgen.files import check_inside
 from printgen.geometry import SafeZoneReport
@@ -30,15 +31,9 @@ from printgen.model import Game, Piece, find_games, load_game
 from printgen.ops import Face
 from printgen.pdfdraw import face_form_name
 from printgen.render import faces_of, piece_size
-from printgen.rulebook import (
-    Rulebook,
-    has_rulebook,
-    load_rulebook,
-    make_rulebooks,
-    render_pdf,
-    rulebook_html,
-)
-from printgen.rulebook.assemble import AIDS, EDITIONS
+from printgen.rulebook import Rulebook, has_rulebook, load_rulebook, rulebook_html
+from printgen.rulebook.diagrams import PICTURE_SCHEME
+from printgen.rulebook.pdf import render_pdf_pages
 from printgen.sheets import SheetInfo, checklist_rows_per_page, write_calibration, write_sheets
 from printgen.templating import reset_budget
 
@@ -55,6 +50,8 @@ class BuildOptions:
     png: bool = True
     rulebooks: bool = True
     strict: bool = False
+    draft: bool = False  # failing examples: rebuild the rulebooks marked DRAFT
+    version: str | None = None  # an older rule version (out/<game>@<version>/)
     dpi: int = 300
     jobs: int = max(1, min(2, os.cpu_count() or 1))
 
@@ -85,7 +82,11 @@ class Project:
     def select(self, names: tuple[str, ...] | list[str]) -> list[str]:
         known = self.game_ids()
         if not known:
-            raise PrintgenError(f"no games found: {self.components} has no <game>/game.yaml")
+            raise PrintgenError(
+                f"no games found: {display_path(self.components)}/ has no <game>/game.yaml. "
+                "Run printgen in a project folder (one holding components/ and layouts/), or "
+                "name it: printgen --root PROJECT_FOLDER ..."
+            )
         unknown = [n for n in names if n not in known]
         if unknown:
             raise PrintgenError(f"unknown game '{unknown[0]}' (games: {', '.join(known)})")
@@ -107,9 +108,20 @@ class GameOutput:
     files: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     up_to_date: bool = False
+    examples: list[dict[str, Any]] = field(default_factory=list)  # each example's result
+    draft: bool = False  # the rulebooks were built marked DRAFT
+    stale: list[dict[str, str]] = field(default_factory=list)  # files kept though out of date
+    written: list[str] = field(default_factory=list)  # files made anew (others were linked)
+    changes: list[str] = field(default_factory=list)  # what changed since the last build
+    changed_data: list[str] = field(default_factory=list)  # of that, the rules and components
+    source: Path | None = None  # the game's folder
+    manifest: dict[str, Any] = field(default_factory=dict)
 
 
-def load_all(project: Project, names: list[str]) -> tuple[LayoutLibrary, list[Game]]:
+def load_all(
+    project: Project, names: list[str], version: str | None = None
+) -> tuple[LayoutLibrary, list[Game]]:
+    """The layouts and the named games (at an older rule `version`, if given)."""
     errors: list[PrintgenError] = []
     lib = load_library(project.layouts)
     games: list[Game] = []
@@ -119,7 +131,8 @@ def load_all(project: Project, names: list[str]) -> tuple[LayoutLibrary, list[Ga
             check_inside(
                 folder, [project.root], Location(folder / "game.yaml", 1, 1), "game folder"
             )
-            games.append(load_game(folder))
+            game = load_game(folder)
+            games.append(game.at_version(version) if version else game)
         except ErrorList as exc:
             errors.extend(exc.errors)
         except PrintgenError as exc:
@@ -138,17 +151,20 @@ def render_all(
         book = load_rulebook(game) if rulebooks and has_rulebook(game) else None
         report = SafeZoneReport()
         faces = faces_of(game, lib, lang, report)
-        rendered.append(Rendered(game, faces, book, report.lines()))
+        undated = game.undated_warning()
+        rendered.append(
+            Rendered(game, faces, book, ([undated] if undated else []) + report.lines())
+        )
     return rendered
 
 
 def validate_games(
-    project: Project, names: list[str], lang: str
+    project: Project, names: list[str], lang: str, version: str | None = None
 ) -> list[tuple[str, str, list[str]]]:
     """Everything `build` checks, with nothing written: the data, every face, the rulebook
     (its templates, references and pictures) and the worked examples it quotes.
     Gives (game, summary, warnings) per game."""
-    lib, games = load_all(project, names)
+    lib, games = load_all(project, names, version)
     report = []
     for r in render_all(lib, games, lang, rulebooks=True):
         warnings = list(r.warnings)
@@ -263,11 +279,27 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def page_entry(page: Page) -> dict[str, Any]:
+def digest(*parts: object) -> str:
+    """A fingerprint of several inputs (texts, bytes or anything with a stable repr)."""
+    h = hashlib.sha256()
+    for part in parts:
+        data = part if isinstance(part, bytes) else repr(part).encode("utf-8")
+        h.update(len(data).to_bytes(8, "big") + data)
+    return h.hexdigest()
+
+
+def page_signature(page: Page, faces: dict[str, Face]) -> str:
+    """What one sheet page shows: its layout and the drawing of every face on it."""
+    drawn = [face_form_name(faces[p.face]) for p in page.placements if p.face in faces]
+    return digest(repr(page), drawn)[:16]
+
+
+def page_entry(page: Page, faces: dict[str, Face] | None = None) -> dict[str, Any]:
     return {
         "number": page.number,
         "size_mm": [round(page.width, 3), round(page.height, 3)],
         "role": page.role,
+        **({"sha256": page_signature(page, faces)} if faces is not None else {}),
         "items": [
             {
                 "component": p.piece_id,
@@ -285,50 +317,394 @@ def page_entry(page: Page) -> dict[str, Any]:
     }
 
 
+# --- what each output is made from -----------------------------------------------------------
+
+LIBRARIES = (
+    "reportlab",
+    "pillow",
+    "weasyprint",
+    "pydyf",
+    "jinja2",
+    "markdown-it-py",
+    "pyyaml",
+    "pydantic",
+    "budoux",
+    "fonttools",
+)
+BOOK_KINDS = ("rulebook", "player-aid", "rulebook-html", "rulebook-asset")
+_code_print: list[str] = []
+
+
+def files_digest(folder: Path, skip: Callable[[Path], bool] = lambda _p: False) -> str:
+    """The names and bytes of every file below `folder` (but those `skip` names)."""
+    h = hashlib.sha256()
+    if folder.is_dir():
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            rel = path.relative_to(folder)
+            if "__pycache__" in rel.parts or skip(rel):
+                continue
+            h.update(rel.as_posix().encode() + b"\0" + sha256(path.read_bytes()).encode())
+    return h.hexdigest()
+
+
+def code_fingerprint() -> str:
+    """printgen's and the engines' code and the libraries' versions (once per process)."""
+    if not _code_print:
+        from importlib.metadata import PackageNotFoundError, version
+
+        import printgen
+        import rules_engine
+
+        def known(name: str) -> str:
+            try:
+                return version(name)
+            except PackageNotFoundError:
+                return "-"
+
+        _code_print.append(
+            digest(
+                files_digest(Path(printgen.__file__).parent),
+                files_digest(Path(rules_engine.__file__).parent),
+                [known(name) for name in LIBRARIES],
+            )
+        )
+    return _code_print[0]
+
+
+def _data_file(rel: Path) -> bool:
+    return rel.suffix in (".yaml", ".yml")
+
+
+def faces_fingerprint(project: Project, game: Game) -> str:
+    """What drawing a face reads besides what the face's own operations say: the code, the
+    fonts and the images (a face names an image by its path, not by its bytes)."""
+    return digest(
+        code_fingerprint(),
+        files_digest(project.layouts, lambda rel: _data_file(rel) or rel.parts[0] == "rulebook"),
+        files_digest(
+            game.folder, lambda rel: _data_file(rel) or rel.parts[0] in ("rulebook", "examples")
+        ),
+    )
+
+
+def examples_fingerprint(game: Game) -> str:
+    """What checking the worked examples reads: the game's data and examples, the code."""
+    return digest(
+        code_fingerprint(),
+        files_digest(game.folder, lambda rel: rel.parts[0] == "rulebook"),
+        game.info.rule_version,
+    )
+
+
+def rulebook_sources(project: Project, game: Game, opts: BuildOptions) -> str:
+    """Everything a rulebook may read: the whole game folder, the layouts, the code. Equal
+    means the books need not even be assembled again."""
+    return digest(
+        code_fingerprint(),
+        files_digest(game.folder),
+        files_digest(project.layouts),
+        game.info.rule_version,
+        opts.draft,
+    )
+
+
+def inputs_fingerprint(project: Project, game: Game, opts: BuildOptions) -> str:
+    """Everything a game's output depends on: its data, the layouts and fonts, the code,
+    the libraries' versions and the options. Equal fingerprints mean equal outputs."""
+    settings = {k: v for k, v in dataclasses.asdict(opts).items() if k != "jobs"}
+    return digest(
+        code_fingerprint(),
+        files_digest(game.folder),
+        files_digest(project.layouts),
+        sorted(settings.items()),
+        game.info.rule_version,
+    )
+
+
+class Previous:
+    """The last build of a game's folder: its manifest and the files it lists."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        try:
+            manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            manifest = {}
+        self.manifest: dict[str, Any] = manifest if isinstance(manifest, dict) else {}
+        self.files: dict[str, dict[str, Any]] = {
+            str(f["path"]): f
+            for f in self.manifest.get("files", [])
+            if isinstance(f, dict) and "path" in f
+        }
+
+    def reusable(self, path: str, inputs: str) -> dict[str, Any] | None:
+        """The entry of a file made from exactly these inputs and still as it was written."""
+        entry = self.files.get(path)
+        if not entry or entry.get("inputs_sha256") != inputs:
+            return None
+        return entry if self.intact(path) else None
+
+    def intact(self, path: str) -> bool:
+        entry = self.files.get(path)
+        try:
+            data = (self.folder / path).read_bytes()
+        except OSError:
+            return False
+        return entry is not None and sha256(data) == entry.get("sha256")
+
+
+class Staging:
+    """A game's new folder being filled: files written anew or linked from the last build."""
+
+    def __init__(self, folder: Path, previous: Previous | None) -> None:
+        self.folder = folder
+        self.previous = previous
+        self.files: list[dict[str, Any]] = []
+        self.written: list[str] = []  # paths made anew by this build
+        self.kept: list[str] = []
+
+    def put(self, rel: str, data: bytes, entry: dict[str, Any], inputs: str = "") -> None:
+        path = self.folder / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        extra = {"inputs_sha256": inputs} if inputs else {}
+        self.files.append({"path": rel, **entry, "sha256": sha256(data), **extra})
+        self.written.append(rel)
+
+    def keep(self, rel: str, entry: dict[str, Any]) -> None:
+        """Take the last build's file as it is (a hard link: no copy, no rewrite)."""
+        assert self.previous is not None
+        path = self.folder / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.link(self.previous.folder / rel, path)
+        except OSError:
+            shutil.copyfile(self.previous.folder / rel, path)
+        self.files.append(dict(entry))
+        self.kept.append(rel)
+
+    def reuse(self, rel: str, inputs: str) -> bool:
+        """Keep the last build's file when it was made from these inputs."""
+        entry = self.previous.reusable(rel, inputs) if self.previous else None
+        if entry is None:
+            return False
+        self.keep(rel, entry)
+        return True
+
+
+# --- the worked examples and the rulebooks ----------------------------------------------------
+
+
+@dataclass
+class ExampleReport:
+    """The worked examples' results: checked now (`results`) or as the last build found."""
+
+    inputs: str
+    records: list[dict[str, Any]]
+    results: list[Any] | None = None  # ExampleResult, when checked by this build
+
+    @property
+    def failing(self) -> list[dict[str, Any]]:
+        return [r for r in self.records if not r.get("ok")]
+
+
+def check_examples(game: Game, previous: Previous | None) -> ExampleReport:
+    from printgen.engines import engine_entry
+    from printgen.examples import check_game
+
+    inputs = examples_fingerprint(game)
+    if previous and previous.manifest.get("examples_sha256") == inputs:
+        return ExampleReport(inputs, list(previous.manifest.get("examples", [])))
+    results = check_game(game, bad_input_raises=True) if engine_entry(game) else []
+    return ExampleReport(inputs, [r.record(game.folder) for r in results], results)
+
+
+@dataclass
+class BookJob:
+    """One rulebook file of this build: made now (`html` -> PDF in a worker) or kept."""
+
+    path: str
+    entry: dict[str, Any]
+    inputs: str
+    html: str = ""
+    future: Any = None  # a Future of (pdf bytes, page signatures)
+
+
+@dataclass
+class BookPlan:
+    sources: str
+    jobs: list[BookJob] = field(default_factory=list)
+    keep_all: bool = False  # the last build's books, unchanged
+    stale: str = ""  # why the last build's books are kept although the rules changed
+    draft: bool = False
+    pictures: Path | None = None
+
+
+def plan_rulebooks(
+    project: Project,
+    lib: LayoutLibrary,
+    r: Rendered,
+    opts: BuildOptions,
+    previous: Previous | None,
+    examples: ExampleReport,
+    pictures: Path,
+    submit: Callable[[str, str], Any],
+) -> BookPlan | None:
+    """Which rulebook files to make, keep or leave stale: books are rebuilt only when what
+    they read changed, and each edition only when its HTML did; with failing examples the
+    books are rebuilt marked DRAFT (`--draft`) or kept as they were and called stale."""
+    if r.rulebook is None:
+        return None
+    plan = BookPlan(rulebook_sources(project, r.game, opts), pictures=pictures)
+    old = [f for f in (previous.files.values() if previous else []) if f.get("kind") in BOOK_KINDS]
+    current = bool(old) and all(
+        f.get("sources_sha256") == plan.sources and previous and previous.intact(str(f["path"]))
+        for f in old
+    )
+    if current:
+        plan.keep_all = True
+        return plan
+    if not opts.rulebooks or (examples.failing and not opts.draft):
+        plan.keep_all = True
+        if not old:
+            return plan
+        n = len(examples.failing)
+        plan.stale = (
+            "not rebuilt (--no-rulebook)"
+            if not opts.rulebooks
+            else f"not rebuilt: {n} worked example{'s' if n != 1 else ''} do not hold"
+        )
+        return plan
+    plan.draft = bool(examples.failing)
+    pages = rulebook_html(
+        lib, r.rulebook, pictures=pictures, draft=plan.draft, results=examples.results
+    )
+    code = code_fingerprint()
+    for edition in sorted(pages, key=lambda e: e != "ja-en"):  # the largest first
+        html = pages[edition]
+        inputs = digest(code, html)
+        if edition.startswith("aid-"):
+            lang = edition.removeprefix("aid-")
+            path = f"player-aid-{lang}.pdf"
+            entry: dict[str, Any] = {"kind": "player-aid", "lang": lang, "paper": "a4"}
+        else:
+            path = f"rulebook-{edition}.pdf"
+            paper = r.rulebook.book.paper if edition != "ja-en" else "a4"
+            entry = {"kind": "rulebook", "edition": edition, "paper": paper}
+            plan.jobs.append(
+                BookJob(
+                    f"html/rulebook-{edition}.html",
+                    {"kind": "rulebook-html", "edition": edition},
+                    inputs,
+                    html,
+                )
+            )
+        entry["draft"] = plan.draft
+        job = BookJob(path, entry, inputs, html)
+        reused = previous.reusable(path, inputs) if previous else None
+        if reused is None or reused.get("draft") != plan.draft:
+            job.future = submit(html, f"{r.game.id} ({edition})")
+        plan.jobs.append(job)
+    return plan
+
+
+PICTURE_URI = re.compile(rf"{PICTURE_SCHEME}:([0-9a-f]+\.[a-z]+)")
+
+
+def write_rulebooks(staging: Staging, plan: BookPlan, previous: Previous | None) -> list[str]:
+    """Put the rulebook files in place; gives the stale notes of books kept as they were."""
+    stale: list[str] = []
+    if plan.keep_all:
+        for entry in previous.files.values() if previous else []:
+            if entry.get("kind") in BOOK_KINDS and previous and previous.intact(entry["path"]):
+                staging.keep(str(entry["path"]), entry)
+                if entry.get("sources_sha256") != plan.sources and entry.get("kind") != (
+                    "rulebook-asset"
+                ):
+                    stale.append(str(entry["path"]))
+        return stale
+    assets: dict[str, str] = {}
+    for job in plan.jobs:
+        extra = {**job.entry, "sources_sha256": plan.sources}
+        if job.entry["kind"] == "rulebook-html":
+            names = sorted(set(PICTURE_URI.findall(job.html)))
+            html = PICTURE_URI.sub(lambda m: f"pictures/{m.group(1)}", job.html)
+            staging.put(job.path, html.encode("utf-8"), extra, job.inputs)
+            for name in names:
+                assets.setdefault(f"html/pictures/{name}", name)
+            continue
+        if job.future is None:
+            assert previous is not None
+            staging.keep(job.path, {**previous.files[job.path], "sources_sha256": plan.sources})
+            continue
+        data, signatures = job.future.result()
+        staging.put(job.path, data, {**extra, "page_signatures": signatures}, job.inputs)
+    for rel, name in sorted(assets.items()):
+        assert plan.pictures is not None
+        data = (plan.pictures / name).read_bytes()
+        staging.put(
+            rel, data, {"kind": "rulebook-asset", "sources_sha256": plan.sources}, sha256(data)
+        )
+    return stale
+
+
+# --- one game's folder ------------------------------------------------------------------------
+
+
 def write_game(
     lib: LayoutLibrary,
     r: Rendered,
     opts: BuildOptions,
-    staging: Path,
+    folder: Path,
     progress: Progress,
-    rulebooks: Callable[[], dict[str, bytes]] | None = None,
+    books: BookPlan | None = None,
     inputs: str = "",
+    previous: Previous | None = None,
+    examples: ExampleReport | None = None,
+    faces_base: str = "",
 ) -> GameOutput:
-    """Write one game's files into `staging`; `rulebooks` gives its rulebook PDFs (built
-    in another process while the sheets are drawn here)."""
+    """Write one game's files into the staging `folder`: each output is made anew only when
+    what it is made from changed since the `previous` build, else linked from it. Without
+    `books`, the rulebooks are made here (in this process)."""
     game = r.game
-    out = GameOutput(game.id, staging)
+    out = GameOutput(game.id, folder)
+    staging = Staging(folder, previous)
     font = lib.fonts["gothic"]
-
-    def put(rel: str, data: bytes, entry: dict[str, Any]) -> None:
-        path = staging / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-        out.files.append({"path": rel, **entry, "sha256": sha256(data)})
-
     title = game.info.title.en
+    face_print = {key: face_form_name(face) for key, face in r.faces.items()}
     for paper in opts.papers:
         pages = impose(lib, r, paper, opts)
-        info = SheetInfo(title, paper, "fold" if opts.fold else opts.duplex)
-        data = write_sheets(pages, r.faces, info, lib.presets.sheet, font)
-        put(
-            f"sheets-{paper}-{opts.mode}.pdf",
-            data,
-            {
+        rel = f"sheets-{paper}-{opts.mode}.pdf"
+        made_of = digest(
+            faces_base,
+            "sheets",
+            paper,
+            opts.mode,
+            opts.offset,
+            title,
+            repr(lib.presets.sheet),
+            [page_signature(p, r.faces) for p in pages],
+        )
+        if not staging.reuse(rel, made_of):
+            info = SheetInfo(title, paper, "fold" if opts.fold else opts.duplex)
+            data = write_sheets(pages, r.faces, info, lib.presets.sheet, font)
+            entry: dict[str, Any] = {
                 "kind": "sheets",
                 "paper": paper,
                 "mode": opts.mode,
                 "lang": opts.lang,
-                "pages": [page_entry(p) for p in pages],
-            },
-        )
+                "pages": [page_entry(p, r.faces) for p in pages],
+            }
+            staging.put(rel, data, entry, made_of)
         if opts.duplex != "off" and not opts.fold:
-            cal = write_calibration(lib.paper(paper), paper, opts.duplex, opts.offset, font, title)
-            put(
-                f"calibration-{paper}.pdf",
-                cal,
-                {"kind": "calibration", "paper": paper, "mode": opts.mode},
-            )
+            rel = f"calibration-{paper}.pdf"
+            made_of = digest(faces_base, "calibration", paper, opts.duplex, opts.offset, title)
+            if not staging.reuse(rel, made_of):
+                cal = write_calibration(
+                    lib.paper(paper), paper, opts.duplex, opts.offset, font, title
+                )
+                entry = {"kind": "calibration", "paper": paper, "mode": opts.mode}
+                staging.put(rel, cal, entry, made_of)
         progress(f"{game.id}: {paper} sheets", 1)
     copies = [item for group in items_of(lib, r) for item in group]
     card_pages: list[tuple[str, Face]] = []
@@ -346,6 +722,7 @@ def write_game(
                         round(face.width + 2 * face.bleed, 3),
                         round(face.height + 2 * face.bleed, 3),
                     ],
+                    "sha256": face_print[key][1:],
                     "items": [
                         {
                             "component": item.piece_id,
@@ -356,69 +733,79 @@ def write_game(
                     ],
                 }
             )
-    put(
-        "cards.pdf",
-        write_card_pdf(card_pages, title, font),
-        {"kind": "card-pdf", "lang": opts.lang, "pages": page_items},
-    )
+    made_of = digest(faces_base, "cards", title, [(n, face_form_name(f)) for n, f in card_pages])
+    if not staging.reuse("cards.pdf", made_of):
+        entry = {"kind": "card-pdf", "lang": opts.lang, "pages": page_items}
+        staging.put("cards.pdf", write_card_pdf(card_pages, title, font), entry, made_of)
     progress(f"{game.id}: card pages", 1)
+    images: dict[str, dict[str, str]] = {}
     if opts.png:
         # Faces drawn alike (a deck's backs) are rendered once and written for every copy.
-        users: dict[str, list[tuple[Item, str, str]]] = {}
+        users: dict[str, list[tuple[str, str, dict[str, Any]]]] = {}
         for item in copies:
             for side, key in (("front", item.front), ("back", item.back)):
-                if key is not None:
-                    users.setdefault(face_form_name(r.faces[key]), []).append((item, side, key))
-        distinct = [r.faces[group[0][2]] for group in users.values()]
-        by_key = {face.key: face_form_name(face) for face in distinct}
-        for key, data in render_pngs(distinct, opts.dpi, opts.jobs):
+                if key is None:
+                    continue
+                folder_name = "png" if side == "front" else "png/backs"
+                rel = f"{folder_name}/{item.piece_id}-{item.copy}{'' if side == 'front' else '-back'}.png"
+                if item.copy == 1:
+                    images.setdefault(item.piece_id, {})[side] = rel
+                made_of = digest(faces_base, face_print[key], opts.dpi)
+                if staging.reuse(rel, made_of):
+                    continue
+                entry = {
+                    "kind": "card-image",
+                    "component": item.piece_id,
+                    "copy": item.copy,
+                    "face": side,
+                    "dpi": opts.dpi,
+                    "bleed_mm": r.faces[key].bleed,
+                    "lang": opts.lang,
+                }
+                users.setdefault(face_print[key], []).append((rel, made_of, entry))
+        distinct = {
+            face_print[key]: face for key, face in r.faces.items() if face_print[key] in users
+        }
+        by_key = {face.key: name for name, face in distinct.items()}
+        for key, data in render_pngs(list(distinct.values()), opts.dpi, opts.jobs):
             progress(f"{game.id}: PNG", 1)
-            for item, side, _face in users[by_key[key]]:
-                folder = "png" if side == "front" else "png/backs"
-                put(
-                    f"{folder}/{item.piece_id}-{item.copy}{'' if side == 'front' else '-back'}.png",
-                    data,
-                    {
-                        "kind": "card-image",
-                        "component": item.piece_id,
-                        "copy": item.copy,
-                        "face": side,
-                        "dpi": opts.dpi,
-                        "bleed_mm": r.faces[key].bleed,
-                        "lang": opts.lang,
-                    },
-                )
+            for rel, made_of, entry in users[by_key[key]]:
+                staging.put(rel, data, entry, made_of)
     out.warnings.extend(r.warnings)
     if r.rulebook is not None:
         out.warnings.extend(r.rulebook.stale_report())
     if out.warnings and opts.strict:
         raise ErrorList([PrintgenError(w) for w in out.warnings])
-    if r.rulebook is not None:
-        books = rulebooks() if rulebooks else make_rulebooks(lib, r.rulebook)
-        for edition, data in books.items():
-            if edition.startswith("aid-"):  # the player aid: A5 halves of A4 sheets
-                lang = edition.removeprefix("aid-")
-                put(
-                    f"player-aid-{lang}.pdf",
-                    data,
-                    {"kind": "player-aid", "lang": lang, "paper": "a4"},
-                )
-                continue
-            put(
-                f"rulebook-{edition}.pdf",
-                data,
-                {
-                    "kind": "rulebook",
-                    "edition": edition,
-                    "paper": r.rulebook.book.paper if edition != "ja-en" else "a4",
-                },
+    if examples is None:
+        examples = check_examples(game, None)
+    if books is None and r.rulebook is not None:
+        with tempfile.TemporaryDirectory(prefix="printgen-pictures-") as pictures:
+
+            def here(html: str, name: str) -> Any:
+                return _Done(render_pdf_pages(html, lib.root, name, Path(pictures)))
+
+            books = plan_rulebooks(
+                Project(lib.root.parent), lib, r, opts, previous, examples, Path(pictures), here
             )
+            assert books is not None
+            stale = write_rulebooks(staging, books, previous)
+    elif books is not None:
+        stale = write_rulebooks(staging, books, previous)
+    else:
+        stale = []
+    if books is not None and not books.keep_all:
         progress(f"{game.id}: rulebooks", 1)
-    manifest = {
+    out.examples = examples.records
+    out.draft = bool(books and books.draft)
+    out.stale = [{"path": path, "reason": books.stale if books else ""} for path in stale]
+    files = sorted(staging.files, key=lambda f: str(f["path"]))
+    manifest: dict[str, Any] = {
         "game": game.id,
         "inputs_sha256": inputs,
         "title": {"ja": game.info.title.ja, "en": game.info.title.en},
         "rule_version": game.info.rule_version,
+        "rules": game.rule_params(),
+        "undated_rule_changes": [c.key for c in game.undated_changes()],
         "components": [
             {
                 "id": piece.id,
@@ -428,14 +815,42 @@ def write_game(
                 "name": {"ja": piece.component.name.ja, "en": piece.component.name.en},
                 "deck": piece.deck.id if piece.deck else None,
                 "source": piece.component.source,
+                "values": piece.values,
+                "images": {
+                    "front": images.get(piece.id, {}).get("front"),
+                    "back": images.get(piece.id, {}).get("back"),
+                },
             }
             for piece in game.pieces
         ],
-        "files": sorted(out.files, key=lambda f: str(f["path"])),
+        # False: a components-only build (--no-rulebook, or watch's first step); the next
+        # build's changes.json then adds to this one's, so nothing seen is lost.
+        "complete": opts.rulebooks,
+        "examples_sha256": examples.inputs,
+        "examples": examples.records,
+        "draft": out.draft,
+        "stale": out.stale,
+        "files": files,
     }
-    data = (json.dumps(manifest, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
-    (staging / "manifest.json").write_bytes(data)
+    out.files = files
+    out.written = staging.written
+    out.manifest = manifest
     return out
+
+
+class _Done:
+    """A result already made, in the shape of a Future."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def result(self) -> Any:
+        return self.value
+
+
+def write_manifest(folder: Path, manifest: dict[str, Any]) -> None:
+    data = json.dumps(manifest, ensure_ascii=False, indent=2, default=str) + "\n"
+    (folder / "manifest.json").write_bytes(data.encode("utf-8"))
 
 
 def work_units(r: Rendered, opts: BuildOptions) -> int:
@@ -453,57 +868,22 @@ def swap_in(staging: Path, final: Path) -> None:
         shutil.rmtree(old)
 
 
-def inputs_fingerprint(project: Project, game: Game, opts: BuildOptions) -> str:
-    """Everything a game's output depends on: its data, the layouts and fonts, the code,
-    the libraries' versions and the options. Equal fingerprints mean equal outputs."""
-    from importlib.metadata import version
-
-    import printgen
-    import rules_engine
-
-    digest = hashlib.sha256()
-    folders = [
-        game.folder,
-        project.layouts,
-        Path(printgen.__file__).parent,
-        Path(rules_engine.__file__).parent,
-    ]
-    for folder in folders:
-        for path in sorted(
-            p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts
-        ):
-            digest.update(str(path.relative_to(folder)).encode())
-            digest.update(path.read_bytes())
-    libraries = (
-        "reportlab",
-        "pillow",
-        "weasyprint",
-        "pydyf",
-        "jinja2",
-        "markdown-it-py",
-        "pyyaml",
-        "pydantic",
-    )
-    digest.update(repr([version(name) for name in libraries]).encode())
-    settings = {k: v for k, v in dataclasses.asdict(opts).items() if k != "jobs"}
-    digest.update(repr(sorted(settings.items())).encode())
-    return digest.hexdigest()
-
-
 def up_to_date(folder: Path, fingerprint: str) -> bool:
     """The folder holds a complete build made from exactly these inputs."""
-    try:
-        manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    previous = Previous(folder)
+    if previous.manifest.get("inputs_sha256") != fingerprint:
         return False
-    if manifest.get("inputs_sha256") != fingerprint:
-        return False
-    return all((folder / str(f["path"])).is_file() for f in manifest.get("files", []))
+    return all((folder / path).is_file() for path in previous.files)
 
 
-def _pdf_job(html: str, layouts: Path, title: str, pictures: Path) -> bytes:
+def game_folder(out_root: Path, game: Game, opts: BuildOptions) -> Path:
+    """out/<game>/, or out/<game>@<version>/ for an older rule version."""
+    return out_root / (game.id if game.newest else f"{game.id}@{game.info.rule_version}")
+
+
+def _pdf_job(html: str, layouts: Path, title: str, pictures: Path) -> tuple[bytes, list[str]]:
     """In a worker process: one rulebook edition, HTML to PDF."""
-    return render_pdf(html, layouts, title, pictures)
+    return render_pdf_pages(html, layouts, title, pictures)
 
 
 def build(
@@ -515,19 +895,21 @@ def build(
     on_rendered: Callable[[list[Rendered]], None] | None = None,
     force: bool = False,
 ) -> list[GameOutput]:
-    """Build the named games into `out_root/<game>/`; games whose inputs did not change
-    since the last build are left as they are (unless `force`)."""
+    """Build the named games into `out_root/<game>/`. A game whose inputs did not change
+    since the last build is left as it is (unless `force`); otherwise each of its outputs
+    is made anew only if what it is made from changed, and the folder is replaced at once."""
     report: Progress = progress or (lambda _step, _n: None)
-    lib, games = load_all(project, names)
+    lib, games = load_all(project, names, opts.version)
     prints = {g.id: inputs_fingerprint(project, g, opts) for g in games}
     results: list[GameOutput] = []
     todo = []
     for game in games:
-        if not force and up_to_date(out_root / game.id, prints[game.id]):
-            results.append(GameOutput(game.id, out_root / game.id, up_to_date=True))
+        final = game_folder(out_root, game, opts)
+        if not force and up_to_date(final, prints[game.id]):
+            results.append(GameOutput(game.id, final, up_to_date=True))
         else:
             todo.append(game)
-    rendered = render_all(lib, todo, opts.lang, opts.rulebooks)
+    rendered = render_all(lib, todo, opts.lang, True)
     if on_rendered:
         on_rendered(rendered)
     if opts.strict:  # warnings are errors: say so before the slow rulebook work
@@ -540,51 +922,93 @@ def build(
             raise ErrorList([PrintgenError(w) for w in warned])
     out_root.mkdir(parents=True, exist_ok=True)
     stagings: list[tuple[Path, Path]] = []
-    books = [r for r in rendered if r.rulebook is not None]
-    # One job per edition, the largest (side by side) first, spread over the worker processes
-    # while this process draws the sheets.
-    pool = ProcessPoolExecutor(max_workers=opts.jobs) if books and opts.jobs > 1 else None
+    pools: list[ProcessPoolExecutor] = []  # started on the first book to make
     pictures = Path(tempfile.mkdtemp(prefix=".pictures-", dir=out_root))
+
+    def submit(html: str, title: str) -> Any:
+        if opts.jobs <= 1:
+            return _Done(render_pdf_pages(html, lib.root, title, pictures))
+        if not pools:
+            pools.append(ProcessPoolExecutor(max_workers=opts.jobs))
+        return pools[0].submit(_pdf_job, html, lib.root, title, pictures)
+
+    built: list[GameOutput] = []
     try:
-        futures = {}
-        if pool:
-            # Examples are checked and the HTML assembled here; the worker processes turn
-            # it into PDF (the slow part) while this process goes on to draw the sheets.
-            for r in books:
-                assert r.rulebook is not None
-                pages = rulebook_html(lib, r.rulebook, pictures=pictures)
-                for edition in sorted(pages, key=lambda e: e != "ja-en"):
-                    title = f"{r.game.id} ({edition})"
-                    futures[(r.game.id, edition)] = pool.submit(
-                        _pdf_job, pages[edition], lib.root, title, pictures
-                    )
-
-        def collect(game_id: str) -> Callable[[], dict[str, bytes]] | None:
-            if not pool:
-                return None
-            return lambda: {
-                e: futures[(game_id, e)].result()
-                for e in EDITIONS + AIDS
-                if (game_id, e) in futures
-            }
-
+        plans = []
+        # Examples are checked and the books' HTML assembled here; the worker processes turn
+        # it into PDF (the slow part) while this process goes on to draw the sheets.
         for r in rendered:
+            final = game_folder(out_root, r.game, opts)
+            previous = None if force else Previous(final)
+            examples = check_examples(r.game, previous)
+            books = plan_rulebooks(project, lib, r, opts, previous, examples, pictures, submit)
+            plans.append((r, final, previous, examples, books))
+        for r, final, previous, examples, books in plans:
             staging = Path(tempfile.mkdtemp(prefix=f".{r.game.id}.tmp-", dir=out_root))
-            stagings.append((staging, out_root / r.game.id))
-            results.append(
-                write_game(lib, r, opts, staging, report, collect(r.game.id), prints[r.game.id])
+            stagings.append((staging, final))
+            result = write_game(
+                lib,
+                r,
+                opts,
+                staging,
+                report,
+                books,
+                prints[r.game.id],
+                previous,
+                examples,
+                faces_fingerprint(project, r.game),
             )
+            before = Previous(final) if final.is_dir() else None
+            result.changes, result.changed_data = record_changes(before, result.manifest, staging)
+            result.source = r.game.folder
+            write_manifest(staging, result.manifest)
+            built.append(result)
     except BaseException:
         for staging, _final in stagings:
             shutil.rmtree(staging, ignore_errors=True)
         raise
     finally:
-        if pool:
+        for pool in pools:
             pool.shutdown(cancel_futures=True)
         shutil.rmtree(pictures, ignore_errors=True)
-    built = [r for r in results if not r.up_to_date]
     for (staging, final), result in zip(stagings, built, strict=True):
         swap_in(staging, final)
         result.folder = final
+    results.extend(built)
     order = {name: i for i, name in enumerate(names or [g.id for g in games])}
     return sorted(results, key=lambda r: order.get(r.game, 0))
+
+
+def record_changes(
+    before: Previous | None, manifest: dict[str, Any], staging: Path
+) -> tuple[list[str], list[str]]:
+    """Write changes.json (what changed since the last build) and keep the last build's
+    pictures of the faces that changed in changes/before/; gives the summary lines, all
+    and those of the rules and components only."""
+    from printgen.changes import compare, data_summary, merge
+
+    if before is None or not before.manifest:
+        return [], []
+    report = compare(before.manifest, manifest)
+    if before.manifest.get("complete") is False:
+        try:
+            earlier = json.loads((before.folder / "changes.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            earlier = None
+        if isinstance(earlier, dict):
+            report = merge(earlier, report)
+            for image in earlier.get("images", []):
+                kept = before.folder / str(image.get("before", ""))
+                if kept.is_file() and kept.resolve().is_relative_to(before.folder.resolve()):
+                    target = staging / image["before"]
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copyfile(kept, target)
+    for image in report.get("images", []):
+        old = before.folder / image["after"]
+        if old.is_file():
+            target = staging / image["before"]
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(old, target)
+    data = json.dumps(report, ensure_ascii=False, indent=2, default=str) + "\n"
+    (staging / "changes.json").write_bytes(data.encode("utf-8"))
+    return list(report["summary"]), data_summary(report)

@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from printgen.build import (
     BuildOptions,
+    GameOutput,
     Project,
     Rendered,
     build,
@@ -41,13 +42,38 @@ def _offset(_ctx: click.Context, _param: click.Parameter, value: str | None) -> 
     return (x, y)
 
 
+OUT_OPTION = click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(path_type=Path),
+    default=Path("out"),
+    show_default=True,
+    help="Output folder; each game goes to OUT/<game>/.",
+)
+PAPER_OPTION = click.option(
+    "--paper",
+    type=click.Choice(["a4", "letter", "a3", "b4"]),
+    multiple=True,
+    help="Paper size (repeatable). Default: a4 and letter.",
+)
+VERSION_OPTION = click.option(
+    "--version", "version", metavar="ID", help="An older rule version of the game."
+)
+
+
 def run(action: Callable[[], Any]) -> None:
     """Run a command: bad input is one message per problem and exit status 1."""
     try:
         action()
-    except PrintgenError as exc:
+    except ErrorList as exc:
         for line in str(exc).splitlines():
-            err.print(f"[red]error:[/red] {line}", markup=True, soft_wrap=True)
+            err.print(f"[red]error:[/red] {line}", markup=True, soft_wrap=True, highlight=False)
+        sys.exit(1)
+    except PrintgenError as exc:  # one problem; its further lines are its details
+        first, *rest = str(exc).splitlines() or [""]
+        err.print(f"[red]error:[/red] {first}", markup=True, soft_wrap=True, highlight=False)
+        for line in rest:
+            err.print(line, markup=False, soft_wrap=True, highlight=False)
         sys.exit(1)
     except OSError as exc:  # a read-only or full disk, a file where a folder should be
         name = f" {display_path(Path(exc.filename))}" if exc.filename else ""
@@ -78,20 +104,8 @@ def cli(ctx: click.Context, root: Path) -> None:
 
 @cli.command(name="build")
 @click.argument("games", nargs=-1)
-@click.option(
-    "--out",
-    "out_dir",
-    type=click.Path(path_type=Path),
-    default=Path("out"),
-    show_default=True,
-    help="Output folder; each game goes to OUT/<game>/.",
-)
-@click.option(
-    "--paper",
-    type=click.Choice(["a4", "letter", "a3", "b4"]),
-    multiple=True,
-    help="Paper size (repeatable). Default: a4 and letter.",
-)
+@OUT_OPTION
+@PAPER_OPTION
 @click.option(
     "--lang",
     type=click.Choice(LANG_CHOICES),
@@ -115,8 +129,27 @@ def cli(ctx: click.Context, root: Path) -> None:
     help="Front/back offset read on the calibration page (mm), cancelled on backs pages.",
 )
 @click.option("--no-png", is_flag=True, help="Skip the per-card PNG images.")
-@click.option("--no-rulebook", is_flag=True, help="Skip the rulebooks.")
-@click.option("--strict", is_flag=True, help="Fail when a rulebook translation is stale.")
+@click.option(
+    "--no-rulebook",
+    is_flag=True,
+    help="Skip the rulebooks (the last ones built are kept, and called stale if out of date).",
+)
+@click.option(
+    "--draft",
+    is_flag=True,
+    help="Build the rulebooks even when worked examples fail, marked DRAFT.",
+)
+@click.option(
+    "--version",
+    "version",
+    metavar="ID",
+    help="Build an older rule version (into OUT/<game>@ID/).",
+)
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Fail on warnings (stale translations, undated rule changes, safe zone).",
+)
 @click.option(
     "--force", is_flag=True, help="Rebuild even when nothing changed since the last build."
 )
@@ -138,6 +171,8 @@ def build_cmd(
     offset: tuple[float, float],
     no_png: bool,
     no_rulebook: bool,
+    draft: bool,
+    version: str | None,
     strict: bool,
     force: bool,
     jobs: int | None,
@@ -158,6 +193,8 @@ def build_cmd(
             png=not no_png,
             rulebooks=not no_rulebook,
             strict=strict,
+            draft=draft,
+            version=version,
             **({"jobs": jobs} if jobs else {}),
         )
         names = project.select(games)
@@ -179,21 +216,7 @@ def build_cmd(
                 bar.update(task, advance=n, description=description)
 
             results = build(project, names, out_dir, opts, step, started, force)
-        for result in results:
-            if result.up_to_date:
-                click.echo(f"{result.game}: up to date -> {display_path(result.folder)}/")
-                continue
-            show_warnings(result.warnings, False)
-            files = result.files
-            size = sum((result.folder / str(f["path"])).stat().st_size for f in files)
-            kinds: dict[str, int] = {}
-            for f in files:
-                kinds[str(f["kind"])] = kinds.get(str(f["kind"]), 0) + 1
-            summary = ", ".join(f"{n} {k}" for k, n in kinds.items())
-            click.echo(
-                f"{result.game}: {len(files)} files ({summary}), {size / 1e6:.1f} MB "
-                f"-> {display_path(result.folder)}/ (see manifest.json)"
-            )
+        report_builds(results, opts)
 
     run(action)
 
@@ -201,18 +224,114 @@ def build_cmd(
 @cli.command()
 @click.argument("games", nargs=-1)
 @click.option("--lang", type=click.Choice(LANG_CHOICES), default="both", show_default=True)
-@click.option("--strict", is_flag=True, help="Fail on warnings (stale translations, safe zone).")
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Fail on warnings (stale translations, undated rule changes, safe zone).",
+)
+@VERSION_OPTION
 @click.pass_obj
-def validate(project: Project, games: tuple[str, ...], lang: str, strict: bool) -> None:
+def validate(
+    project: Project, games: tuple[str, ...], lang: str, strict: bool, version: str | None
+) -> None:
     """Check GAMES' data, layouts, rulebooks and worked examples: everything `build` checks,
     without writing anything."""
 
     def action() -> None:
-        for game_id, summary, warnings in validate_games(project, project.select(games), lang):
+        names = project.select(games)
+        for game_id, summary, warnings in validate_games(project, names, lang, version):
             show_warnings(warnings, strict)
             click.echo(f"ok {game_id}: {summary}")
 
     run(action)
+
+
+def report_builds(results: list[GameOutput], opts: BuildOptions) -> None:
+    """What each game's build made, kept and changed; failing examples end with the ways
+    forward and exit status 1 (unless the books were built as drafts)."""
+    failing: list[GameOutput] = []
+    for result in results:
+        where = display_path(result.folder)
+        if result.up_to_date:
+            click.echo(f"{result.game}: up to date -> {where}/")
+            continue
+        show_warnings(result.warnings, False)
+        files = result.files
+        kinds: dict[str, int] = {}
+        for f in files:
+            if str(f["path"]) in result.written:
+                kinds[str(f["kind"])] = kinds.get(str(f["kind"]), 0) + 1
+        made = ", ".join(f"{n} {k}" for k, n in kinds.items()) or "nothing"
+        size = sum((result.folder / str(f["path"])).stat().st_size for f in files)
+        kept = len(files) - len(result.written)
+        click.echo(
+            f"{result.game}: {len(files)} files, {size / 1e6:.1f} MB -> {where}/ (see "
+            f"manifest.json); made: {made}"
+            + (f"; {kept} unchanged" if kept else "")
+        )
+        if result.changes:
+            click.echo(f"  changed since the last build ({where}/changes.json):")
+            for line in result.changes[:30]:
+                click.echo(f"    {line}")
+            if len(result.changes) > 30:
+                click.echo(f"    ... and {len(result.changes) - 30} more")
+        if result.stale:
+            reason = result.stale[0]["reason"]
+            pdfs = [s["path"] for s in result.stale if s["path"].endswith(".pdf")]
+            err.print(
+                f"[yellow]stale:[/yellow] {result.game}: {', '.join(pdfs) or 'the rulebooks'} "
+                f"(and their HTML) in {where}/ are {reason}: they are the last ones built, for "
+                "the rules as they were then",
+                markup=True,
+                soft_wrap=True,
+            )
+        bad = [e for e in result.examples if not e.get("ok")]
+        if bad and result.draft:
+            err.print(
+                f"[yellow]warning:[/yellow] {result.game}: the rulebooks are marked DRAFT: "
+                f"{len(bad)} worked example(s) do not hold (listed on their first page)",
+                markup=True,
+                soft_wrap=True,
+            )
+        elif bad:
+            failing.append(result)
+    if failing:
+        lines = []
+        for result in failing:
+            bad = [e for e in result.examples if not e.get("ok")]
+            lines.append(f"{result.game}: {len(bad)} worked example(s) do not hold:")
+            source = result.source or Path("components") / result.game
+            game_dir = display_path(source)
+            for e in bad:
+                place = f"{game_dir}/{e['file']}"
+                if e.get("line"):
+                    place += f":{e['line']}:{e['column']}"
+                lines.append(f"  FAIL {place}: {e['detail']}")
+            books = (
+                "the rulebooks were not rebuilt (the last ones built are kept, and stale)"
+                if result.stale
+                else "the rulebooks were not built"
+            )
+            lines.append(f"  The components were built; {books}. Either:")
+            lines.append("    - fix each example above (what it expects at that step), or")
+            if result.changed_data:
+                lines.append(
+                    "    - change back what changed since the last build ("
+                    + "; ".join(result.changed_data[:4])
+                    + "), or"
+                )
+            else:
+                lines.append("    - change the rules or values back, or")
+            lines.append(
+                "    - build the rulebooks anyway, marked DRAFT with these examples listed: "
+                f"printgen build {result.game} --draft"
+            )
+        raise PrintgenError("\n".join(lines))
+
+
+def plural(n: int, kind: str) -> str:
+    """'1 card', '110 cards'."""
+    return f"{n} {kind}" if n == 1 else f"{n} {kind}s"
 
 
 def show_warnings(warnings: list[str], strict: bool) -> None:
@@ -235,15 +354,18 @@ def list_cmd(project: Project) -> None:
             kinds: dict[str, int] = {}
             for piece in game.pieces:
                 kinds[piece.kind] = kinds.get(piece.kind, 0) + piece.count
-            pieces = ", ".join(f"{n} {k}" for k, n in kinds.items())
+            pieces = ", ".join(plural(n, k) for k, n in kinds.items())
             players = (
                 f"{info.players.min}-{info.players.max}"
                 if info.players.max != info.players.min
                 else str(info.players.min)
             )
+            title = info.title.en
+            if info.title.ja != info.title.en:
+                title += f" / {info.title.ja}"
             click.echo(
-                f"{game.id:20} {info.title.en} / {info.title.ja}  ({players} players, "
-                f"{info.play_time_min} min, rules {info.rule_version}): {pieces}"
+                f"{game.id:20} {title}  ({players} players, {info.play_time_min} min, "
+                f"rules {info.rule_version}): {pieces}"
             )
 
     run(action)
@@ -251,16 +373,18 @@ def list_cmd(project: Project) -> None:
 
 @cli.command()
 @click.argument("games", nargs=-1)
+@VERSION_OPTION
 @click.pass_obj
-def check(project: Project, games: tuple[str, ...]) -> None:
+def check(project: Project, games: tuple[str, ...], version: str | None) -> None:
     """Replay every worked example of GAMES under the rules engine (default: every game)."""
 
     def action() -> None:
         from printgen.engines import engine_entry
         from printgen.examples import check_game
 
-        _lib, loaded = load_all(project, project.select(games))
-        failed = 0
+        _lib, loaded = load_all(project, project.select(games), version)
+        failed = passed = 0
+        per_game = []
         for game in loaded:
             if engine_entry(game) is None:
                 click.echo(f"--   {game.id}: no rules engine yet, examples not checked")
@@ -271,9 +395,122 @@ def check(project: Project, games: tuple[str, ...]) -> None:
             for result in results:
                 click.echo(result.line())
                 failed += not result.ok
+                passed += result.ok
+            if results:
+                per_game.append(f"{game.id} {sum(r.ok for r in results)}/{len(results)}")
         if failed:
-            err.print(f"[red]{failed} example(s) failed[/red]")
+            err.print(
+                f"[red]{failed} of {failed + passed} example(s) failed[/red] "
+                f"({', '.join(per_game)} hold)",
+                markup=True,
+                soft_wrap=True,
+            )
             sys.exit(1)
+        if passed:
+            click.echo(f"all {passed} worked examples hold under the rules ({', '.join(per_game)})")
+
+    run(action)
+
+
+def loop_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The options of `watch` and `preview` (a subset of `build`'s)."""
+    for option in reversed(
+        [
+            click.argument("games", nargs=-1),
+            OUT_OPTION,
+            PAPER_OPTION,
+            click.option("--lang", type=click.Choice(LANG_CHOICES), default="both"),
+            click.option("--no-rulebook", is_flag=True, help="Components only."),
+            click.option("--draft", is_flag=True, help="Rulebooks even when examples fail."),
+        ]
+    ):
+        command = option(command)
+    return command
+
+
+def loop_setup(
+    project: Project,
+    games: tuple[str, ...],
+    paper: tuple[str, ...],
+    lang: str,
+    no_rulebook: bool,
+    draft: bool,
+) -> tuple[list[str], BuildOptions]:
+    names = project.select(games)
+    opts = BuildOptions(
+        papers=paper or ("a4", "letter"), lang=lang, rulebooks=not no_rulebook, draft=draft
+    )
+    return names, opts
+
+
+@cli.command(name="watch")
+@loop_options
+@click.pass_obj
+def watch_cmd(
+    project: Project,
+    games: tuple[str, ...],
+    out_dir: Path,
+    paper: tuple[str, ...],
+    lang: str,
+    no_rulebook: bool,
+    draft: bool,
+) -> None:
+    """Build GAMES, then rebuild on every save: the sheets and images of what changed
+    first, then the rulebook editions whose text changed; one line per rebuild."""
+
+    def action() -> None:
+        from printgen.watch import watch
+
+        names, opts = loop_setup(project, games, paper, lang, no_rulebook, draft)
+        try:
+            watch(project, names, out_dir, opts, click.echo)
+        except KeyboardInterrupt:
+            click.echo("stopped watching")
+
+    run(action)
+
+
+@cli.command()
+@loop_options
+@click.option(
+    "--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="0: any free."
+)
+@click.pass_obj
+def preview(
+    project: Project,
+    games: tuple[str, ...],
+    out_dir: Path,
+    paper: tuple[str, ...],
+    lang: str,
+    no_rulebook: bool,
+    draft: bool,
+    port: int,
+) -> None:
+    """Show GAMES in a local web page (on 127.0.0.1 only) that reloads itself after each
+    rebuild: every face and back with its count and values, the sheets, the rulebook
+    editions, the examples' results and what changed, before and after. Rebuilds on save."""
+
+    def action() -> None:
+        from printgen.preview import serve
+        from printgen.watch import watch
+
+        names, opts = loop_setup(project, games, paper, lang, no_rulebook, draft)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            server = serve(out_dir, port)
+        except OSError as exc:
+            raise PrintgenError(
+                f"cannot serve on 127.0.0.1:{port}: {exc.strerror or exc}; "
+                "choose another with --port"
+            ) from None
+        server.start()
+        click.echo(f"preview: {server.url} (Ctrl-C stops)")
+        try:
+            watch(project, names, out_dir, opts, click.echo)
+        except KeyboardInterrupt:
+            click.echo("stopped")
+        finally:
+            server.shutdown()
 
     run(action)
 

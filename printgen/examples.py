@@ -99,13 +99,27 @@ class ExampleResult:
             title = self.title.en if self.title else ""
             return f"ok   {display_path(self.file)}  {title} [{reading}]"
         place = str(self.where) if self.where else display_path(self.file)
+        return f"FAIL {place}: {self.detail()}"
+
+    def detail(self) -> str:
+        """What does not hold: the step, the first differing key, expected and found."""
         at = f"step {self.step}: " if self.step else ""
         if self.key is not None:
-            return (
-                f"FAIL {place}: {at}{self.key}: expected {_show(self.expected)}, "
-                f"got {_show(self.actual)}"
-            )
-        return f"FAIL {place}: {at}{self.message}"
+            return f"{at}{self.key}: expected {_show(self.expected)}, got {_show(self.actual)}"
+        return f"{at}{self.message}"
+
+    def record(self, folder: Path) -> dict[str, Any]:
+        """The result for the build's manifest: paths relative to the game's folder."""
+        where = self.where if self.where and self.where.file == self.file else None
+        return {
+            "file": self.file.relative_to(folder).as_posix(),
+            "line": where.line if where else 0,
+            "column": where.column if where else 0,
+            "title": {"ja": self.title.ja, "en": self.title.en} if self.title else None,
+            "version": self.version,
+            "ok": self.ok,
+            "detail": "" if self.ok else self.detail(),
+        }
 
 
 def _show(value: Any) -> str:
@@ -124,20 +138,38 @@ def load_example(path: Path) -> Example:
     return Example(path, doc, spec)
 
 
-def check_game(game: Game) -> list[ExampleResult]:
-    """Check every example of a game; a file that cannot be read is one FAIL result."""
+def check_game(game: Game, bad_input_raises: bool = False) -> list[ExampleResult]:
+    """Check every example of a game. A file that cannot be read (or names an option or a
+    version the game does not have) is one FAIL result, or, with `bad_input_raises`, an
+    error (all such files together): bad input, not an example the rules refute."""
     results = []
+    errors: list[PrintgenError] = []
     for path in example_files(game):
         try:
-            results.append(run_example(game, load_example(path)))
+            example = load_example(path)
+            build_engine(game, example)
         except PrintgenError as exc:
-            where = exc.where
-            message = exc.message
-            if isinstance(exc, ErrorList) and exc.errors:
-                where = exc.errors[0].where
-                message = "; ".join(e.message for e in exc.errors)
-            results.append(ExampleResult(game.id, path, False, where=where, message=message))
+            if bad_input_raises:
+                errors.extend(exc.errors if isinstance(exc, ErrorList) else [exc])
+            else:
+                results.append(_failed(game, path, exc))
+            continue
+        try:
+            results.append(run_example(game, example))
+        except PrintgenError as exc:  # a step the rules do not allow
+            results.append(_failed(game, path, exc))
+    if errors:
+        raise ErrorList(errors)
     return results
+
+
+def _failed(game: Game, path: Path, exc: PrintgenError) -> ExampleResult:
+    where = exc.where
+    message = exc.message
+    if isinstance(exc, ErrorList) and exc.errors:
+        where = exc.errors[0].where
+        message = "; ".join(e.message for e in exc.errors)
+    return ExampleResult(game.id, path, False, where=where, message=message)
 
 
 def check_file(game: Game, path: Path) -> ExampleResult:

@@ -8,6 +8,7 @@ into the YAML (see `printgen.source`).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -226,6 +227,26 @@ class GameInfo(Strict):
             raise ValueError(
                 f"rule_version '{self.rule_version}' is not among rule_versions ({', '.join(ids)})"
             )
+        if self.rule_versions and self.rule_version != ids[-1]:
+            raise ValueError(
+                f"rule_version '{self.rule_version}' is not the newest of rule_versions "
+                f"({ids[-1]}): rules: holds the rules as they are now, so rule_version names the "
+                f"newest version; to build an older one, use printgen build --version "
+                f"{self.rule_version}"
+            )
+        twice_ids = sorted({i for i in ids if ids.count(i) > 1})
+        if twice_ids:
+            raise ValueError(f"rule version '{twice_ids[0]}' is listed more than once")
+        stated: set[str] = set()
+        for n, version in enumerate(self.rule_versions):
+            for key in version.params:
+                if n and key not in stated:
+                    raise ValueError(
+                        f"rule version {version.id} changes {key}, but no earlier version "
+                        f"states its value before: add {key} (as it was) to the params of "
+                        f"version {ids[0]}, so that building an older version knows it"
+                    )
+            stated.update(version.params)
         names = [o.name for o in self.options]
         twice = sorted({n for n in names if names.count(n) > 1})
         if twice:
@@ -303,10 +324,24 @@ class Game:
         wanted = version_id or self.info.rule_version
         return next((v for v in self.info.rule_versions if v.id == wanted), None)
 
+    @property
+    def newest(self) -> bool:
+        """Built at its newest rule version (not `--version` of an older one)."""
+        ids = [v.id for v in self.info.rule_versions]
+        return not ids or self.info.rule_version == ids[-1]
+
+    def history(self) -> list[RuleVersion]:
+        """The dated versions up to the one this game is built at (oldest first)."""
+        ids = [v.id for v in self.info.rule_versions]
+        if self.info.rule_version not in ids:
+            return list(self.info.rule_versions)
+        return list(self.info.rule_versions[: ids.index(self.info.rule_version) + 1])
+
     def rule_params(self, version_id: str | None = None) -> dict[str, Any]:
-        """The rule parameters of a version: the game's `rules`, then every version's
-        overrides from the first up to the one asked for (versions are listed oldest first,
-        and each states what it changed)."""
+        """The rule parameters of a version. The current version's are `rules:` exactly, as
+        they are now (with any change not yet dated); an older version's are `rules:` with
+        the values each version states, from the first up to that one (versions are listed
+        oldest first, and each states what it changed)."""
         wanted = version_id or self.info.rule_version
         ids = [v.id for v in self.info.rule_versions]
         if self.info.rule_versions and wanted not in ids:
@@ -314,11 +349,108 @@ class Game:
                 f"{self.id}: unknown rule version '{wanted}' (known: {', '.join(ids)})"
             )
         params = dict(self.info.rules)
+        if wanted == self.info.rule_version:
+            return params
         for version in self.info.rule_versions:
             params.update(version.params)
             if version.id == wanted:
                 break
         return params
+
+    def stated_params(self) -> dict[str, tuple[Any, RuleVersion]]:
+        """What the dated versions state, up to the current one: each parameter a version
+        names, with its value and the version that last stated it."""
+        stated: dict[str, tuple[Any, RuleVersion]] = {}
+        for version in self.history():
+            for key, value in version.params.items():
+                stated[key] = (value, version)
+        return stated
+
+    def undated_changes(self) -> list[UndatedChange]:
+        """Parameters whose value in `rules:` differs from what the newest version states:
+        changes made since, not yet recorded as a dated version. (A parameter missing from
+        `rules:` reads as null, so a version may abolish one with `name: null`.)"""
+        changes = []
+        for key, (value, version) in self.stated_params().items():
+            now = self.info.rules.get(key)
+            if not _same_param(now, value):
+                changes.append(UndatedChange(key, value, now, version))
+        return changes
+
+    def undated_warning(self) -> str | None:
+        """One warning naming every undated change, both places of each, and how to date it."""
+        changes = self.undated_changes()
+        if not changes:
+            return None
+        parts = []
+        for c in changes:
+            i = next(n for n, v in enumerate(self.info.rule_versions) if v.id == c.version.id)
+            now_at = self.where("rules", c.key) if c.key in self.info.rules else self.where("rules")
+            stated_at = self.where("rule_versions", i, "params", c.key)
+            parts.append(
+                f"rules.{c.key} is {_yaml_value(c.now)} ({now_at}) but version {c.version.id} "
+                f"states {_yaml_value(c.stated)} ({stated_at})"
+            )
+        params = ", ".join(f"{c.key}: {_yaml_value(c.now)}" for c in changes)
+        nxt = _next_version_id(self.info.rule_version)
+        return (
+            f"{'; '.join(parts)}: the build uses rules: as they are now, and the rulebook's "
+            "history lists the difference as a change not yet dated. To date it, add at the end "
+            f'of rule_versions: - {{id: "{nxt}", date: "YYYY-MM-DD", changes: {{ja: ..., '
+            f'en: ...}}, params: {{{params}}}}} and set rule_version: "{nxt}" '
+            "(--strict makes this an error)"
+        )
+
+    def at_version(self, version_id: str) -> Game:
+        """This game as it was at an older rule version: its parameters, its history up to
+        then, and that version as the current one (`printgen build --version`)."""
+        known = [v.id for v in self.info.rule_versions] or [self.info.rule_version]
+        if version_id not in known:
+            raise PrintgenError(
+                f"{self.id} has no rule version '{version_id}' (versions: {', '.join(known)})",
+                self.where("rule_versions") if self.info.rule_versions else self.where(),
+            )
+        if version_id == self.info.rule_version:
+            return self
+        params = self.rule_params(version_id)
+        info = self.info.model_copy(update={"rules": params, "rule_version": version_id})
+        return dataclasses.replace(self, info=info)
+
+
+@dataclass(frozen=True)
+class UndatedChange:
+    """A rule parameter changed since the newest dated version stated it."""
+
+    key: str
+    stated: Any
+    now: Any
+    version: RuleVersion
+
+
+def _same_param(a: Any, b: Any) -> bool:
+    """Equal as YAML values (1 and 1.0 are; True and 1 are not)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same_param(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same_param(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+def _next_version_id(current: str) -> str:
+    """The id after `current` ("1.1" -> "1.2", "2" -> "3"; else current + "-next")."""
+    match = re.fullmatch(r"(.*?)(\d+)", current)
+    return f"{match[1]}{int(match[2]) + 1}" if match else f"{current}-next"
+
+
+def _yaml_value(value: Any) -> str:
+    """A parameter's value as one would type it in YAML."""
+    import json
+
+    if value is None:
+        return "null"
+    return json.dumps(value, ensure_ascii=False)
 
 
 def component_files(folder: Path) -> Iterator[Path]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,3 +40,42 @@ def project_copy(tmp_path: Path) -> Path:
     for name in ("components", "layouts"):
         shutil.copytree(ROOT / name, tmp_path / name)
     return tmp_path
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+BROWSER_REASON = (
+    "needs Debian's chromium and chromium-driver (apt install chromium chromium-driver) "
+    "and selenium"
+)
+
+
+@pytest.fixture()
+def browser(tmp_path: Path) -> Iterator[Any]:
+    if not (CHROMIUM.is_file() and CHROMEDRIVER.is_file()):
+        pytest.skip(BROWSER_REASON)
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        pytest.skip(BROWSER_REASON)
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for argument in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--window-size=1280,1000",
+        f"--user-data-dir={tmp_path / 'chromium-profile'}",
+    ):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -168,7 +169,9 @@ def submarine(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def test_a_failing_example_stops_the_build_naming_example_and_step(submarine: Path) -> None:
+def test_a_failing_example_is_a_fork_naming_example_and_step(submarine: Path) -> None:
+    """The components are built, the rulebooks are not (nothing stale is passed off as
+    current), the message names the example, its step and key, and the ways forward."""
     edit(
         submarine / "components/submarine-attack/examples/07-seed-round-won-by-sinkings.yaml",
         "round_points: {red: 6, blue: 0}",
@@ -179,7 +182,12 @@ def test_a_failing_example_stops_the_build_naming_example_and_step(submarine: Pa
     assert result.returncode == 1
     assert "07-seed-round-won-by-sinkings.yaml" in result.stderr and "step 4" in result.stderr
     assert "round_points" in result.stderr and "Traceback" not in result.stderr
-    assert not (submarine / "out" / "submarine-attack").exists()
+    assert "--draft" in result.stderr and "the rulebooks were not built" in result.stderr
+    built = submarine / "out" / "submarine-attack"
+    assert (built / "cards.pdf").is_file() and not list(built.glob("rulebook-*.pdf"))
+    manifest = json.loads((built / "manifest.json").read_text(encoding="utf-8"))
+    [failed] = [e for e in manifest["examples"] if not e["ok"]]
+    assert failed["file"] == "examples/07-seed-round-won-by-sinkings.yaml"
     assert sorted(p for p in submarine.rglob("*") if "out" not in p.parts) == [
         p for p in before if "out" not in p.parts
     ]

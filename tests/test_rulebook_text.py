@@ -50,8 +50,8 @@ def books(tmp_path_factory: pytest.TempPathFactory) -> Path:
     opts = BuildOptions(papers=(), png=False, rulebooks=True, jobs=1)  # books only
     original = assemble.html_of
 
-    def keep(rb: Any, blocks: Any, edition: str, layouts: Path, cover: str) -> str:
-        html = original(rb, blocks, edition, layouts, cover)
+    def keep(rb: Any, blocks: Any, edition: str, layouts: Path, *rest: Any) -> str:
+        html = original(rb, blocks, edition, layouts, *rest)
         HTML[(rb.game.id, edition)] = html
         return html
 

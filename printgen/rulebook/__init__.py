@@ -4,8 +4,9 @@ A game's rulebook lives in `components/<game>/rulebook/`: `book.yaml` orders the
 contents (written sections and generated blocks) and each `<section>.yaml` holds a
 section's text in Japanese and English.  Texts are Markdown with Jinja expressions
 that quote the game data (`{{ rules.target_points }}`, `{{ count('torpedo-s') }}`), so a
-number is typed once, in the game's YAML.  Worked examples come from the rules engine
-and a failing example stops the build. The turn summary is also printed as a player aid,
+number is typed once, in the game's YAML.  Worked examples come from the rules engine;
+while one fails, the books are not rebuilt (or, asked for, rebuilt marked DRAFT, listing
+the failing examples on their first page). The turn summary is also printed as a player aid,
 one per player.
 
 The rooms, in the order the data flows through them (each imports only those above it):

@@ -14,7 +14,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup, escape
 
-from printgen.errors import Location, PrintgenError
+from printgen.errors import ErrorList, Location, PrintgenError
 from printgen.layouts import LayoutLibrary
 from printgen.model import Text
 from printgen.ops import Face
@@ -33,6 +33,7 @@ from printgen.rulebook.worked import (
     Shown,
     example_html,
     example_rows,
+    failure_line,
     page_ref,
     printed_examples,
 )
@@ -296,7 +297,29 @@ def assemble(
 
     def history(entry: Entry, i: int) -> Block:
         pairs = []
-        for v in reversed(game.info.rule_versions):
+        undated = game.undated_changes()
+        if undated:  # rules: changed since the newest dated version
+            listed = {
+                lang: "; ".join(
+                    f"{escape(c.key.replace('_', ' '))}: {escape(_shown_param(c.stated))} → "
+                    f"{escape(_shown_param(c.now))}"
+                    for c in undated
+                )
+                for lang in ("ja", "en")
+            }
+            pairs.append(
+                (
+                    Markup(
+                        f'<div class="version undated"><b>日付未定</b> ver '
+                        f"{escape(game.info.rule_version)}以降の変更: {listed['ja']}</div>"
+                    ),
+                    Markup(
+                        f'<div class="version undated"><b>Not yet dated</b> changes since ver '
+                        f"{escape(game.info.rule_version)}: {listed['en']}</div>"
+                    ),
+                )
+            )
+        for v in reversed(game.history()):
             cells = {}
             for lang in ("ja", "en"):
                 mark = " *" if v.source == "reconstructed" else ""
@@ -307,7 +330,7 @@ def assemble(
                     f"{prose(v.changes[lang], lang)}{note}</div>"
                 )
             pairs.append((cells["ja"], cells["en"]))
-        if any(v.source == "reconstructed" for v in game.info.rule_versions):
+        if any(v.source == "reconstructed" for v in game.history()):
             pairs.append(
                 (
                     Markup("<div class='note'>* 日付や内容を推定で補った版です。</div>"),
@@ -428,7 +451,46 @@ def assemble(
     return blocks
 
 
-def html_of(rb: Rulebook, blocks: list[Block], edition: str, layouts: Path, cover: str) -> str:
+class ExamplesFailed(ErrorList):
+    """Worked examples that do not hold: the rulebook would teach what the engine refutes
+    (one error per example, at its file:line)."""
+
+    def __init__(self, game_id: str, failed: list[Any]) -> None:
+        super().__init__(
+            [
+                PrintgenError(
+                    f"worked example does not hold, so the rulebooks of {game_id} are not "
+                    f"built: {r.detail()} (printgen build --draft builds them marked DRAFT)",
+                    r.where or Location(r.file),
+                )
+                for r in failed
+            ]
+        )
+        self.game_id = game_id
+        self.failed = failed
+
+
+def _shown_param(value: Any) -> str:
+    """A rule parameter's value as a reader reads it: 15, S A B C, none."""
+    if value is None or value == []:
+        return "—"
+    if isinstance(value, list):
+        return " ".join(_shown_param(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_shown_param(v)}" for k, v in value.items())
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def html_of(
+    rb: Rulebook,
+    blocks: list[Block],
+    edition: str,
+    layouts: Path,
+    cover: str,
+    failed: list[Any] | None = None,
+) -> str:
     env = ProjectSandbox(loader=jinja2.FileSystemLoader(str(layouts / "rulebook")), autoescape=True)
     aid = edition.startswith("aid-")
     template = env.get_template("aid.html.j2" if aid else "book.html.j2")
@@ -448,6 +510,7 @@ def html_of(rb: Rulebook, blocks: list[Block], edition: str, layouts: Path, cove
         cover=cover,
         copies=info.players.max,
         font_uri=lambda name: f"{FONT_SCHEME}:{name}",
+        draft=[failure_line(r, rb.game.folder) for r in failed or []],
     )
 
 
@@ -509,10 +572,14 @@ def rulebook_html(
     editions: tuple[str, ...] = EDITIONS + AIDS,
     pictures: Path | None = None,
     embed: bool = True,
+    draft: bool = False,
+    results: list[Any] | None = None,
 ) -> dict[str, str]:
     """The HTML of each edition (and of the player aids); every worked example is checked
-    first and a failing one stops the build, naming the example and the step. Pictures go
-    to `pictures` (a folder that must outlive the PDF rendering) or inline."""
+    first and failing ones stop the build (ExamplesFailed, naming each example and its
+    step), unless `draft`: then the books are marked DRAFT, list the failing examples on
+    their first page and print each failing example as a note of what no longer holds.
+    Pictures go to `pictures` (a folder that must outlive the PDF rendering) or inline."""
     from printgen.engines import engine_entry, rule_options
     from printgen.examples import check_game
 
@@ -523,15 +590,11 @@ def rulebook_html(
     except ValueError as exc:  # the game's data does not fit its engine
         raise PrintgenError(f"rule options: {exc}", game.where("options")) from None
     check_texts(rb, options)  # a typo in a text is reported before the slow work
-    results = check_game(game) if entry else []  # no engine yet: no examples to print
-    for result in results:
-        if not result.ok:
-            detail = result.line().split(": ", 1)[1] if ": " in result.line() else result.message
-            raise PrintgenError(
-                f"worked example does not hold, so the rulebook of {game.id} is not built: "
-                f"{detail}",
-                result.where or Location(result.file),
-            )
+    if results is None:  # (the build checked them already)
+        results = check_game(game, bad_input_raises=True) if entry else []  # no engine yet: no examples to print
+    failed = [r for r in results if not r.ok]
+    if failed and not draft:
+        raise ExamplesFailed(game.id, failed)
     shown = printed_examples(rb, results) if entry is not None else []
     setups = {r.file.stem: r.setup_diagram for r in results}
     faces = faces_for_rulebook(lib, rb)
@@ -552,9 +615,9 @@ def rulebook_html(
             quick = [b for b in blocks if b.kind == "quick"]
             if not quick:
                 quick = [assemble_quick(rb, faces, options, pictures, drawing)]
-            pages[edition] = html_of(rb, quick, edition, lib.root, cover)
+            pages[edition] = html_of(rb, quick, edition, lib.root, cover, failed)
         else:
-            pages[edition] = html_of(rb, blocks, edition, lib.root, cover)
+            pages[edition] = html_of(rb, blocks, edition, lib.root, cover, failed)
     return embed_fonts(pages, lib.root, pictures) if embed else pages
 
 

@@ -106,9 +106,14 @@ class LoadedSection:
         return fingerprint(self.section.ja.text if lang == "ja" else self.section.en.text)
 
     def stale(self) -> list[str]:
-        """Languages whose text no longer matches the counterpart it was translated from."""
-        out = []
+        """Languages whose text no longer matches the counterpart it was translated from.
+        A section never synced (no `translates:` on either side: both written together, as
+        a new section is) is not stale; after its first `printgen rulebook-sync`, it is
+        tracked."""
         ja, en = self.section.ja, self.section.en
+        if ja.translates is None and en.translates is None:
+            return []
+        out = []
         if en.translates != self.fingerprint("ja"):
             out.append("en")
         if ja.translates != self.fingerprint("en"):

@@ -62,6 +62,15 @@ def _fetcher(allowed: Path, extra: Path | None = None) -> Any:
 
 def render_pdf(html: str, layouts: Path, title: str, pictures: Path | None = None) -> bytes:
     """HTML to PDF with WeasyPrint; any warning (a missing glyph, a bad style) is an error."""
+    return render_pdf_pages(html, layouts, title, pictures)[0]
+
+
+def render_pdf_pages(
+    html: str, layouts: Path, title: str, pictures: Path | None = None
+) -> tuple[bytes, list[str]]:
+    """The PDF and a signature of each page (its text and pictures, in order): two builds
+    whose page signatures are equal show that page alike, whatever else moved in the file
+    (a font subset that gained a character renumbers glyphs on every page)."""
     import weasyprint
     from weasyprint.urls import FatalURLFetchingError
 
@@ -72,15 +81,17 @@ def render_pdf(html: str, layouts: Path, title: str, pictures: Path | None = Non
         logger.propagate,
         False,
     )  # reported by us, once, not as a traceback
+    options = {
+        # The identifier hashes the document, not where its picture files happen to be.
+        "pdf_identifier": hashlib.sha256(html.encode()).hexdigest()[:32].encode(),
+        "full_fonts": True,  # the fonts are subsets already (see embed_fonts)
+    }
     try:
         document = weasyprint.HTML(
             string=html, base_url=str(layouts.resolve()), url_fetcher=_fetcher(layouts, pictures)
-        )
-        # The identifier hashes the document, not where its picture files happen to be.
-        pdf: bytes = document.write_pdf(
-            pdf_identifier=hashlib.sha256(html.encode()).hexdigest()[:32].encode(),
-            full_fonts=True,  # the fonts are subsets already (see embed_fonts)
-        )
+        ).render(**options)
+        signatures = [_page_signature(page) for page in document.pages]
+        pdf: bytes = document.write_pdf(**options)
     except (Exception, FatalURLFetchingError) as exc:  # the fatal fetch error is no Exception
         reason = exc.__cause__ if isinstance(exc, FatalURLFetchingError) and exc.__cause__ else exc
         raise PrintgenError(f"rulebook {title}: {reason}") from None
@@ -89,7 +100,21 @@ def render_pdf(html: str, layouts: Path, title: str, pictures: Path | None = Non
         logger.propagate = propagate
     if trap.messages:
         raise PrintgenError(f"rulebook {title}: WeasyPrint warned: {trap.messages[0]}")
-    return pdf
+    return pdf, signatures
+
+
+def _page_signature(page: Any) -> str:
+    """What a reader sees on a laid-out page: its texts and pictures in order."""
+    digest = hashlib.sha256()
+    for box in page._page_box.descendants():
+        text = getattr(box, "text", None)
+        if isinstance(text, str):
+            digest.update(b"T" + text.encode())
+        image = getattr(box, "image", None)
+        if image is not None:
+            ident = getattr(image, "id", None) or getattr(image, "url", "")
+            digest.update(b"I" + str(ident).encode())
+    return digest.hexdigest()[:16]
 
 
 def make_rulebooks(

@@ -112,6 +112,35 @@ def _example_head(
     return Markup("".join(head))
 
 
+def failure_line(result: Any, folder: Any) -> str:
+    """`examples/04-x.yaml:12:5: step 2: dice: expected 5, got 6`: the place inside the
+    game's folder (the same wherever the project lies) and what does not hold."""
+    rec = result.record(folder)
+    place = rec["file"] + (f":{rec['line']}:{rec['column']}" if rec["line"] else "")
+    return f"{place}: {rec['detail']}"
+
+
+def failed_html(ex: Shown, lang: str, anchor: bool = True) -> Markup:
+    """A worked example that does not hold (a DRAFT book only): its name and title, and
+    what the engine found instead, where its steps and diagrams would be."""
+    result = ex.result
+    sep = "：" if lang == "ja" else ": "
+    title = prose(result.title[lang], lang) if result.title else escape(result.file.stem)
+    said = (
+        "この例は現在のルールでは成り立ちません（下書き）。"
+        if lang == "ja"
+        else "This example does not hold under the current rules (draft)."
+    )
+    detail = failure_line(result, ex.game.folder)
+    ident = f' id="{ex.anchor}"' if anchor else ""
+    return Markup(
+        f'<div class="example ex-failed"><div class="ex-title"{ident}>'
+        f"{escape(ex.name(lang))}{sep}{title}</div>"
+        f'<div class="ex-say"><b>{said}</b></div><div class="ex-fail" lang="en">'
+        f"{escape(detail)}</div></div>"
+    )
+
+
 def _start_text(result: Any, lang: str) -> Markup:
     # The label runs on into the text (a boxed label would leave a gap that reads as a
     # space between two Japanese characters).
@@ -126,6 +155,8 @@ def example_rows(
     """An example for the side-by-side edition: rows of (ja, en, diagram), each step's
     diagram once, beside both narratives, with labels in both languages."""
     result = ex.result
+    if not result.ok:
+        return [(failed_html(ex, "ja"), failed_html(ex, "en", anchor=False), Markup(""))]
     rows: list[tuple[Markup, Markup, Markup]] = []
     rows.append(
         (
@@ -164,6 +195,8 @@ def example_html(
     """An example in one language: its head, then each step's narrative beside the
     diagram of the state after it."""
     result = ex.result
+    if not result.ok:
+        return failed_html(ex, lang)
     rows: list[str] = []
 
     def row(text: Markup, drawn: str) -> None:
