@@ -43,6 +43,7 @@ from typing import Any, cast
 from urllib.parse import quote, unquote
 
 import jinja2
+from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 __all__ = ["DEFAULT_PORT", "HOST", "PreviewServer", "serve", "version"]
 
@@ -848,7 +849,9 @@ _ERROR = r"""{% extends "base.html" %}
 {% endblock %}
 """
 
-_ENV = jinja2.Environment(
+# The page's own templates, sandboxed all the same: what they show comes from game folders
+# (names, values, example texts), which are untrusted input.
+_ENV = ImmutableSandboxedEnvironment(
     loader=jinja2.DictLoader(
         {"base.html": _BASE, "index.html": _INDEX, "game.html": _GAME, "error.html": _ERROR}
     ),
