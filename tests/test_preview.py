@@ -6,7 +6,6 @@ from __future__ import annotations
 import http.client
 import json
 import os
-import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +13,7 @@ from typing import Any
 
 import pytest
 from PIL import Image
+from tests_support import assert_other_addresses_refuse
 
 from printgen.preview import PreviewServer, serve
 
@@ -198,18 +198,7 @@ def page(server: PreviewServer, path: str) -> str:
 def test_binds_loopback_only(server: PreviewServer) -> None:
     assert server.url == f"http://127.0.0.1:{server.port}/"
     assert server._httpd.socket.getsockname()[0] == "127.0.0.1"
-    # another address of this machine, when it has one, does not answer
-    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        probe.connect(("10.255.255.255", 1))
-        own = probe.getsockname()[0]
-    except OSError:
-        own = "127.0.0.1"
-    finally:
-        probe.close()
-    if not own.startswith("127."):
-        with pytest.raises(OSError):
-            socket.create_connection((own, server.port), timeout=1).close()
+    assert_other_addresses_refuse(server.port)
 
 
 def test_port_zero_takes_a_free_port_and_shutdown_releases_it(out: Path) -> None:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests_support import assert_other_addresses_refuse
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = "submarine-attack"
@@ -186,18 +187,7 @@ def assert_loopback_only(running: Preview) -> None:
     assert running.url == f"http://127.0.0.1:{running.port}/"
     if Path("/proc/net/tcp").is_file():
         assert listening_addresses(running.port) == ["127.0.0.1"]
-    # another address of this machine, when it has one, does not answer
-    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        probe.connect(("10.255.255.255", 1))
-        own = probe.getsockname()[0]
-    except OSError:
-        own = "127.0.0.1"
-    finally:
-        probe.close()
-    if not own.startswith("127."):
-        with pytest.raises(OSError):
-            socket.create_connection((own, running.port), timeout=1).close()
+    assert_other_addresses_refuse(running.port)
 
 
 def assert_stops_on_ctrl_c(running: Preview) -> None:

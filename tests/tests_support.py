@@ -25,3 +25,23 @@ def embedded_fonts(reader: PdfReader) -> dict[str, bool]:
                 if "/Resources" in xobject:
                     stack.append(xobject["/Resources"])
     return found
+
+
+def assert_other_addresses_refuse(port: int) -> None:
+    """A server bound to 127.0.0.1 does not answer on this machine's other address (when
+    it has one)."""
+    import socket
+
+    import pytest
+
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.255.255.255", 1))
+        own = probe.getsockname()[0]
+    except OSError:
+        own = "127.0.0.1"
+    finally:
+        probe.close()
+    if not own.startswith("127."):
+        with pytest.raises(OSError):
+            socket.create_connection((own, port), timeout=1).close()
