@@ -7,7 +7,8 @@ On a temporary copy of Submarine Attack: a first build, then three rounds of
 - a one-section edit (a sentence of the English overview) -> the rulebooks step (only the
   editions whose text changed): aim at most 5 s;
 each edit undone the same way. Prints the best and the median of each, next to its aim;
-writes out/bench/loop.json.
+writes out/bench/loop.json. As in watch, the process keeps what it drew and its PDF worker
+processes between rebuilds (stopped at the end).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from printgen.build import BuildOptions, Project  # noqa: E402
+from printgen.rulebook.pdf import release_pdf_workers  # noqa: E402
 from printgen.watch import rebuild  # noqa: E402
 
 GAME = "submarine-attack"
@@ -53,7 +55,8 @@ def swap(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
-def main() -> None:
+def rounds() -> tuple[list[float], list[float]]:
+    """The seconds of each one-card and each one-section edit's step."""
     with tempfile.TemporaryDirectory(prefix="printgen-loop-") as folder:
         root = Path(folder)
         shutil.copytree(REPO / "components" / GAME, root / "components" / GAME)
@@ -76,6 +79,14 @@ def main() -> None:
             section_s.append(timed_step(project, out, opts, "rulebooks"))
             swap(section, "The game is over when", "The game ends when")
             section_s.append(timed_step(project, out, opts, "rulebooks"))
+    return card_s, section_s
+
+
+def main() -> None:
+    try:
+        card_s, section_s = rounds()
+    finally:
+        release_pdf_workers()  # the worker processes rebuild keeps, as watch does
     result = {
         "card_edit_to_sheets_s": {"best": min(card_s), "median": statistics.median(card_s)},
         "section_edit_to_rulebooks_s": {

@@ -33,7 +33,7 @@ from printgen.pdfdraw import face_form_name
 from printgen.render import faces_of, piece_size
 from printgen.rulebook import Rulebook, has_rulebook, load_rulebook, rulebook_html
 from printgen.rulebook.diagrams import PICTURE_SCHEME
-from printgen.rulebook.pdf import render_pdf_pages
+from printgen.rulebook.pdf import pdf_pool, render_pdf_pages
 from printgen.sheets import SheetInfo, checklist_rows_per_page, write_calibration, write_sheets
 from printgen.templating import reset_budget
 
@@ -112,8 +112,12 @@ class GameOutput:
     draft: bool = False  # the rulebooks were built marked DRAFT
     stale: list[dict[str, str]] = field(default_factory=list)  # files kept though out of date
     written: list[str] = field(default_factory=list)  # files made anew (others were linked)
-    changes: list[str] = field(default_factory=list)  # what changed since the last build
-    changed_data: list[str] = field(default_factory=list)  # of that, the rules and components
+    # What changed since the last settled build (see `settled`), for changes.json and the
+    # summary; of that, the rules and components; and since the build just before this one.
+    changes: list[str] = field(default_factory=list)
+    changed_data: list[str] = field(default_factory=list)
+    changes_since_last: list[str] = field(default_factory=list)
+    since: str = "the last build"  # what `changes` counts from, in words
     source: Path | None = None  # the game's folder
     manifest: dict[str, Any] = field(default_factory=dict)
 
@@ -143,8 +147,10 @@ def load_all(
 
 
 def render_all(
-    lib: LayoutLibrary, games: list[Game], lang: str, rulebooks: bool = False
+    lib: LayoutLibrary, games: list[Game], lang: str, rulebooks: bool = False, strict: bool = False
 ) -> list[Rendered]:
+    """Each game's faces (and rulebook, when asked), with its warnings (`strict`: they are
+    to be reported as errors, so they do not say that --strict would make them one)."""
     rendered = []
     for game in games:
         reset_budget()
@@ -152,31 +158,49 @@ def render_all(
         report = SafeZoneReport()
         faces = faces_of(game, lib, lang, report)
         undated = game.undated_warning()
+        if undated and not strict:
+            undated += " (--strict makes this an error)"
         rendered.append(
             Rendered(game, faces, book, ([undated] if undated else []) + report.lines())
         )
     return rendered
 
 
+@dataclass
+class Validated:
+    """What `validate` found in one game: a summary, its warnings, and the errors of its
+    rulebook and worked examples (reported after the warnings, which stay true)."""
+
+    game: str
+    summary: str
+    warnings: list[str]
+    errors: list[PrintgenError]
+
+
 def validate_games(
-    project: Project, names: list[str], lang: str, version: str | None = None
-) -> list[tuple[str, str, list[str]]]:
+    project: Project, names: list[str], lang: str, version: str | None = None, strict: bool = False
+) -> list[Validated]:
     """Everything `build` checks, with nothing written: the data, every face, the rulebook
-    (its templates, references and pictures) and the worked examples it quotes.
-    Gives (game, summary, warnings) per game."""
+    (its templates, references and pictures) and the worked examples it quotes."""
     lib, games = load_all(project, names, version)
     report = []
-    for r in render_all(lib, games, lang, rulebooks=True):
+    for r in render_all(lib, games, lang, rulebooks=True, strict=strict):
         warnings = list(r.warnings)
+        errors: list[PrintgenError] = []
         books = ""
         if r.rulebook is not None:
             warnings.extend(r.rulebook.stale_report())
             with tempfile.TemporaryDirectory(prefix="printgen-validate-") as folder:
-                rulebook_html(lib, r.rulebook, pictures=Path(folder), embed=False)
+                try:
+                    rulebook_html(lib, r.rulebook, pictures=Path(folder), embed=False)
+                except ErrorList as exc:
+                    errors.extend(exc.errors)
+                except PrintgenError as exc:
+                    errors.append(exc)
             books = ", rulebook and worked examples"
         copies = sum(p.count for p in r.game.pieces)
         summary = f"{len(r.game.pieces)} components, {copies} pieces, {len(r.faces)} faces{books}"
-        report.append((r.game.id, summary, warnings))
+        report.append(Validated(r.game.id, summary, warnings, errors))
     return report
 
 
@@ -868,10 +892,21 @@ def swap_in(staging: Path, final: Path) -> None:
         shutil.rmtree(old)
 
 
+def settled(manifest: dict[str, Any]) -> bool:
+    """A build that left nothing pending: the rulebooks were built (not --no-rulebook or
+    watch's first step), none is kept stale, and every worked example holds or the books
+    say DRAFT. A build after one that is not settled reports it again: its failing
+    examples and what changed since the last settled build."""
+    if manifest.get("complete") is False or manifest.get("stale"):
+        return False
+    examples = manifest.get("examples") or []
+    return bool(manifest.get("draft")) or all(isinstance(e, dict) and e.get("ok") for e in examples)
+
+
 def up_to_date(folder: Path, fingerprint: str) -> bool:
-    """The folder holds a complete build made from exactly these inputs."""
+    """The folder holds a settled build made from exactly these inputs."""
     previous = Previous(folder)
-    if previous.manifest.get("inputs_sha256") != fingerprint:
+    if previous.manifest.get("inputs_sha256") != fingerprint or not settled(previous.manifest):
         return False
     return all((folder / path).is_file() for path in previous.files)
 
@@ -909,7 +944,7 @@ def build(
             results.append(GameOutput(game.id, final, up_to_date=True))
         else:
             todo.append(game)
-    rendered = render_all(lib, todo, opts.lang, True)
+    rendered = render_all(lib, todo, opts.lang, True, opts.strict)
     if on_rendered:
         on_rendered(rendered)
     if opts.strict:  # warnings are errors: say so before the slow rulebook work
@@ -929,7 +964,7 @@ def build(
         if opts.jobs <= 1:
             return _Done(render_pdf_pages(html, lib.root, title, pictures))
         if not pools:
-            pools.append(ProcessPoolExecutor(max_workers=opts.jobs))
+            pools.append(pdf_pool(opts.jobs))  # kept between builds by printgen watch
         return pools[0].submit(_pdf_job, html, lib.root, title, pictures)
 
     built: list[GameOutput] = []
@@ -959,7 +994,7 @@ def build(
                 faces_fingerprint(project, r.game),
             )
             before = Previous(final) if final.is_dir() else None
-            result.changes, result.changed_data = record_changes(before, result.manifest, staging)
+            record_changes(before, result, staging)
             result.source = r.game.folder
             write_manifest(staging, result.manifest)
             built.append(result)
@@ -979,36 +1014,47 @@ def build(
     return sorted(results, key=lambda r: order.get(r.game, 0))
 
 
-def record_changes(
-    before: Previous | None, manifest: dict[str, Any], staging: Path
-) -> tuple[list[str], list[str]]:
-    """Write changes.json (what changed since the last build) and keep the last build's
-    pictures of the faces that changed in changes/before/; gives the summary lines, all
-    and those of the rules and components only."""
-    from printgen.changes import compare, data_summary, merge
+BASE = "changes/base-manifest.json"  # the manifest of the last settled build, while unsettled
+
+
+def record_changes(before: Previous | None, result: GameOutput, staging: Path) -> None:
+    """Write changes.json: what changed since the last settled build (after a fork or a
+    components-only build, the next report still counts from the last settled one, whose
+    manifest is kept in changes/base-manifest.json until a build settles), and keep that
+    build's pictures of the faces that changed in changes/before/. Sets the result's
+    summaries."""
+    from printgen.changes import compare, data_summary, summary
 
     if before is None or not before.manifest:
-        return [], []
-    report = compare(before.manifest, manifest)
-    if before.manifest.get("complete") is False:
+        return
+    base, carried = before.manifest, False
+    if not settled(before.manifest):
         try:
-            earlier = json.loads((before.folder / "changes.json").read_text(encoding="utf-8"))
+            kept = json.loads((before.folder / BASE).read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            earlier = None
-        if isinstance(earlier, dict):
-            report = merge(earlier, report)
-            for image in earlier.get("images", []):
-                kept = before.folder / str(image.get("before", ""))
-                if kept.is_file() and kept.resolve().is_relative_to(before.folder.resolve()):
-                    target = staging / image["before"]
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    shutil.copyfile(kept, target)
+            kept = None
+        if isinstance(kept, dict) and kept.get("game") == result.manifest.get("game"):
+            base, carried = kept, True
+    report = compare(base, result.manifest)
+    result.changes_since_last = (
+        summary(compare(before.manifest, result.manifest)) if carried else summary(report)
+    )
+    if carried:
+        result.since = "the last complete build"
     for image in report.get("images", []):
-        old = before.folder / image["after"]
-        if old.is_file():
+        # The base build's picture: in the folder, or carried in changes/before/ when a
+        # build since then changed it.
+        old = before.folder / image["before"]
+        if not (carried and old.is_file()):
+            old = before.folder / image["after"]
+        if old.is_file() and old.resolve().is_relative_to(before.folder.resolve()):
             target = staging / image["before"]
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(old, target)
+    if not settled(result.manifest):
+        data = json.dumps(base, ensure_ascii=False, indent=2, default=str) + "\n"
+        (staging / BASE).parent.mkdir(parents=True, exist_ok=True)
+        (staging / BASE).write_bytes(data.encode("utf-8"))
     data = json.dumps(report, ensure_ascii=False, indent=2, default=str) + "\n"
     (staging / "changes.json").write_bytes(data.encode("utf-8"))
-    return list(report["summary"]), data_summary(report)
+    result.changes, result.changed_data = list(report["summary"]), data_summary(report)

@@ -84,29 +84,6 @@ def compare(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     return report
 
 
-def merge(earlier: dict[str, Any], later: dict[str, Any]) -> dict[str, Any]:
-    """Two reports in a row as one (a components-only build, then its rulebooks): a later
-    entry of the same component, file or example replaces the earlier one, except that a
-    value keeps its first 'before'."""
-    out: dict[str, Any] = {"game": later.get("game")}
-    rules = {k: list(v) for k, v in earlier.get("rules", {}).items()}
-    for key, (a, b) in later.get("rules", {}).items():
-        rules[key] = [rules[key][0] if key in rules else a, b]
-    out["rules"] = {k: v for k, v in rules.items() if _canon(v[0]) != _canon(v[1])}
-    for name, ident in (("components", "id"), ("images", "after"), ("files", "path")):
-        merged = {str(e.get(ident)): e for e in earlier.get(name, []) if isinstance(e, dict)}
-        for e in later.get(name, []):
-            merged[str(e.get(ident))] = e
-        out[name] = list(merged.values())
-    examples = {e["file"]: e for e in earlier.get("examples", []) if isinstance(e, dict)}
-    for e in later.get("examples", []):
-        first = examples.get(e["file"])
-        examples[e["file"]] = {**e, "before": first["before"]} if first else e
-    out["examples"] = [e for e in examples.values() if e["before"] != e["after"] or e["detail"]]
-    out["summary"] = summary(out)
-    return out
-
-
 def _entry(comp: dict[str, Any], status: str) -> dict[str, Any]:
     return {"id": comp["id"], "name": comp.get("name"), "status": status}
 

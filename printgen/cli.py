@@ -239,9 +239,17 @@ def validate(
 
     def action() -> None:
         names = project.select(games)
-        for game_id, summary, warnings in validate_games(project, names, lang, version):
-            show_warnings(warnings, strict)
-            click.echo(f"ok {game_id}: {summary}")
+        problems: list[PrintgenError] = []
+        for found in validate_games(project, names, lang, version, strict):
+            if strict:
+                problems.extend(PrintgenError(w) for w in found.warnings)
+            else:
+                show_warnings(found.warnings, False)
+            problems.extend(found.errors)
+            if not found.errors and not (strict and found.warnings):
+                click.echo(f"ok {found.game}: {found.summary}")
+        if problems:
+            raise ErrorList(problems)
 
     run(action)
 
@@ -266,11 +274,10 @@ def report_builds(results: list[GameOutput], opts: BuildOptions) -> None:
         kept = len(files) - len(result.written)
         click.echo(
             f"{result.game}: {len(files)} files, {size / 1e6:.1f} MB -> {where}/ (see "
-            f"manifest.json); made: {made}"
-            + (f"; {kept} unchanged" if kept else "")
+            f"manifest.json); made: {made}" + (f"; {kept} unchanged" if kept else "")
         )
         if result.changes:
-            click.echo(f"  changed since the last build ({where}/changes.json):")
+            click.echo(f"  changed since {result.since} ({where}/changes.json):")
             for line in result.changes[:30]:
                 click.echo(f"    {line}")
             if len(result.changes) > 30:
@@ -316,7 +323,7 @@ def report_builds(results: list[GameOutput], opts: BuildOptions) -> None:
             lines.append("    - fix each example above (what it expects at that step), or")
             if result.changed_data:
                 lines.append(
-                    "    - change back what changed since the last build ("
+                    f"    - change back what changed since {result.since} ("
                     + "; ".join(result.changed_data[:4])
                     + "), or"
                 )
@@ -392,8 +399,12 @@ def check(project: Project, games: tuple[str, ...], version: str | None) -> None
             results = check_game(game)
             if not results:
                 click.echo(f"--   {game.id}: no worked examples")
+            said: set[str] = set()
             for result in results:
-                click.echo(result.line())
+                line = result.line()
+                if line not in said:  # a card value no example can be played with: once
+                    click.echo(line)
+                said.add(line)
                 failed += not result.ok
                 passed += result.ok
             if results:

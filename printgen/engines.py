@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from printgen.model import Game, Text
+from printgen.model import Game, Piece, Text
 from rules_engine import params
 from rules_engine.core import Bilingual, RuleOption
 from rules_engine.registry import EngineEntry, engine_for
@@ -43,15 +43,28 @@ def game_data(game: Game) -> params.GameData:
         deck_id: params.Deck(deck.id, _text(deck.name), dict(deck.values))
         for deck_id, deck in game.decks.items()
     }
-    components: dict[str, params.Component] = {}
-    pieces = []
-    for piece in game.pieces:
-        comp = piece.component
-        component = components.setdefault(
-            comp.id, params.Component(comp.id, _text(comp.name), dict(comp.values))
-        )
-        deck = decks[piece.deck.id] if piece.deck else None
-        pieces.append(params.Piece(piece.id, piece.kind, piece.count, component, deck))
+    components: dict[tuple[str, str], params.Component] = {}
+
+    def engine_pieces(pieces: list[Piece]) -> tuple[params.Piece, ...]:
+        made = []
+        for piece in pieces:
+            comp = piece.component
+            component = components.setdefault(
+                (comp.id, repr(comp.values)),
+                params.Component(comp.id, _text(comp.name), dict(comp.values)),
+            )
+            deck = decks[piece.deck.id] if piece.deck else None
+            made.append(params.Piece(piece.id, piece.kind, piece.count, component, deck))
+        return tuple(made)
+
+    pieces = engine_pieces(game.pieces)
+    now = game.current or game
+    versions = now.info.rule_versions
+    version_pieces = (
+        {v.id: engine_pieces(now.at_version(v.id).pieces) for v in versions}
+        if any(v.components for v in versions)  # else every version plays the same pieces
+        else {}
+    )
     version_ids = [v.id for v in info.rule_versions] or [info.rule_version]
     rules: dict[str, Mapping[str, Any]] = {v: game.rule_params(v) for v in version_ids}
     data = params.GameData(
@@ -63,8 +76,9 @@ def game_data(game: Game) -> params.GameData:
             options,
         ),
         decks,
-        tuple(pieces),
+        pieces,
         rules,
+        version_pieces,
     )
     _made[id(game)] = (game, data)
     return data

@@ -51,6 +51,9 @@ class ErrorList(PrintgenError):
     """Several independent problems found in one pass (all of a file's validation errors)."""
 
     def __init__(self, errors: list[PrintgenError]) -> None:
+        # The same problem found by several checks (one card value every example's engine
+        # refuses) is said once.
+        errors = list({str(e): e for e in errors}.values())
         super().__init__("\n".join(str(e) for e in errors))
         self.errors = errors
 

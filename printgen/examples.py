@@ -28,6 +28,7 @@ from rules_engine.examples import (
     WorkedExample,
     replay,
 )
+from rules_engine.params import DataError
 from rules_engine.registry import engine_for
 
 
@@ -190,6 +191,10 @@ def build_engine(game: Game, example: Example) -> Engine[Any]:
         )
     try:
         return entry.load(game_data(game), spec.version, spec.options)
+    except DataError as exc:  # a printed value the engine cannot play: where it is written
+        found = [p for p in game.defined or game.pieces if p.component.id == exc.component]
+        where = found[0].place(f"values.{exc.key}") if found else example.where(())
+        raise PrintgenError(f"{exc}: the rules engine cannot play it", where) from None
     except OptionError as exc:
         key = ("options", exc.name)
         known = exc.name in entry.option_names

@@ -39,7 +39,14 @@ def _identifier(value: str) -> str:
     return value
 
 
+def _not_negative(value: int) -> int:
+    if value < 0:
+        raise ValueError("must be a positive integer (or 0: no copies at the current rules)")
+    return value
+
+
 PositiveInt = Annotated[int, Field(strict=True), AfterValidator(_positive)]
+Count = Annotated[int, Field(strict=True), AfterValidator(_not_negative)]
 Identifier = Annotated[str, AfterValidator(_identifier)]
 
 
@@ -70,13 +77,28 @@ class Players(Strict):
         return self
 
 
+class ComponentChange(Strict):
+    """What a rule version states of one component: its copies (0: not in the game at that
+    version) and printed values."""
+
+    count: Count | None = None
+    values: dict[str, Any] = Field(default_factory=dict)
+
+    def stated(self) -> dict[str, Any]:
+        """{"count": n, "values.dice": 2, ...}: each thing stated, as one key."""
+        keys = {f"values.{k}": v for k, v in self.values.items()}
+        return {"count": self.count, **keys} if self.count is not None else keys
+
+
 class RuleVersion(Strict):
-    """One dated version of the rules; `params` override the game's rule parameters."""
+    """One dated version of the rules: `params` and `components` state what it changed
+    from the version before (the first states the values later ones change)."""
 
     id: str
     date: str
     changes: Text
     params: dict[str, Any] = Field(default_factory=dict)
+    components: dict[str, ComponentChange] = Field(default_factory=dict)
     source: Source = "stated"
     note: Text | None = None
 
@@ -159,7 +181,7 @@ class Component(Strict):
     id: Identifier
     kind: ComponentKind
     name: Text
-    count: PositiveInt = 1
+    count: Count = 1  # 0: not in the rules now (a rule version may give it copies)
     layout: str
     back: str | None = None
     size: str | tuple[Length, Length] | None = None
@@ -239,14 +261,19 @@ class GameInfo(Strict):
             raise ValueError(f"rule version '{twice_ids[0]}' is listed more than once")
         stated: set[str] = set()
         for n, version in enumerate(self.rule_versions):
-            for key in version.params:
+            keys = [("params", key, key) for key in version.params] + [
+                ("components", f"{cid}.{key}", _component_key_yaml(cid, key))
+                for cid, change in version.components.items()
+                for key in change.stated()
+            ]
+            for where, key, shown in keys:
                 if n and key not in stated:
                     raise ValueError(
                         f"rule version {version.id} changes {key}, but no earlier version "
-                        f"states its value before: add {key} (as it was) to the params of "
+                        f"states its value before: add {shown} (as it was) to the {where} of "
                         f"version {ids[0]}, so that building an older version knows it"
                     )
-            stated.update(version.params)
+                stated.add(key)
         names = [o.name for o in self.options]
         twice = sorted({n for n in names if names.count(n) > 1})
         if twice:
@@ -267,7 +294,10 @@ class Piece:
     deck_where: Location | None = field(default=None, compare=False, repr=False)
 
     def place(self, key: str) -> Location:
-        """Where one of the component's keys is written (else the component itself)."""
+        """Where one of the component's keys is written, `values.dice` for one value (else
+        the nearest enclosing key, else the component itself)."""
+        while key not in self.places and "." in key:
+            key = key.rsplit(".", 1)[0]
         return self.places.get(key, self.where)
 
     @property
@@ -298,13 +328,16 @@ class Piece:
 
 @dataclass(frozen=True)
 class Game:
-    """A whole game folder, validated."""
+    """A whole game folder, validated. `pieces` are those printed at this rule version;
+    `defined` adds those with no copies now (a component an older version had)."""
 
     folder: Path
     info: GameInfo
     decks: dict[str, Deck]
     pieces: list[Piece]
     doc: Document | None = field(default=None, compare=False, repr=False)  # game.yaml
+    defined: list[Piece] = field(default_factory=list, compare=False, repr=False)
+    current: Game | None = field(default=None, compare=False, repr=False)  # when older
 
     def where(self, *key: str | int) -> Location:
         """Where a value of game.yaml is written (or its nearest enclosing value)."""
@@ -357,24 +390,58 @@ class Game:
                 break
         return params
 
-    def stated_params(self) -> dict[str, tuple[Any, RuleVersion]]:
-        """What the dated versions state, up to the current one: each parameter a version
-        names, with its value and the version that last stated it."""
-        stated: dict[str, tuple[Any, RuleVersion]] = {}
-        for version in self.history():
+    def _stated(self, versions: list[RuleVersion]) -> dict[str, tuple[Any, RuleVersion, int]]:
+        """What `versions` state, each key with its last value, the version that stated
+        it and that version's index: `target_points`, `components.torpedo-c.count`..."""
+        index = {v.id: i for i, v in enumerate(self.info.rule_versions)}
+        stated: dict[str, tuple[Any, RuleVersion, int]] = {}
+        for version in versions:
             for key, value in version.params.items():
-                stated[key] = (value, version)
+                stated[key] = (value, version, index[version.id])
+            for cid, change in version.components.items():
+                for key, value in change.stated().items():
+                    stated[f"components.{cid}.{key}"] = (value, version, index[version.id])
         return stated
 
     def undated_changes(self) -> list[UndatedChange]:
-        """Parameters whose value in `rules:` differs from what the newest version states:
-        changes made since, not yet recorded as a dated version. (A parameter missing from
-        `rules:` reads as null, so a version may abolish one with `name: null`.)"""
+        """What differs from what the newest version states: changes made since, not yet
+        recorded as a dated version; in `rules:` (a parameter missing there reads as null,
+        so a version may abolish one with `name: null`) and in the components' counts and
+        values that versions state."""
+        components = {p.component.id: p for p in self.defined or self.pieces}
         changes = []
-        for key, (value, version) in self.stated_params().items():
-            now = self.info.rules.get(key)
+        for key, (value, version, i) in self._stated(self.history()).items():
+            if not key.startswith("components."):
+                now = self.info.rules.get(key)
+                now_at = self.where("rules", key) if key in self.info.rules else self.where("rules")
+                labels = {lang: key.replace("_", " ") for lang in LANGS}
+                shown = f"rules.{key}"
+                stated_at = self.where("rule_versions", i, "params", key)
+            else:
+                cid, field_ = key.removeprefix("components.").split(".", 1)
+                piece = components.get(cid)
+                if piece is None:
+                    continue
+                sub = field_.split(".")
+                if field_ == "count":
+                    now, now_at = piece.count, piece.place("count")
+                    labels = {
+                        "ja": f"{piece.component.name.ja}の枚数",
+                        "en": f"{piece.component.name.en}: copies",
+                    }
+                else:
+                    now, now_at = piece.component.values.get(sub[1]), piece.place("values")
+                    word = sub[1].replace("_", " ")
+                    labels = {
+                        "ja": f"{piece.component.name.ja}の{word}",
+                        "en": f"{piece.component.name.en}: {word}",
+                    }
+                shown = f"{cid} {field_}"
+                stated_at = self.where("rule_versions", i, "components", cid, *sub)
             if not _same_param(now, value):
-                changes.append(UndatedChange(key, value, now, version))
+                changes.append(
+                    UndatedChange(key, value, now, version, labels, shown, now_at, stated_at)
+                )
         return changes
 
     def undated_warning(self) -> str | None:
@@ -382,49 +449,93 @@ class Game:
         changes = self.undated_changes()
         if not changes:
             return None
-        parts = []
+        parts = [
+            f"{c.shown} is {_yaml_value(c.now)} ({c.now_at}) but version {c.version.id} "
+            f"states {_yaml_value(c.stated)} ({c.stated_at})"
+            for c in changes
+        ]
+        params = [f"{c.key}: {_yaml_value(c.now)}" for c in changes if "." not in c.key]
+        components: dict[str, list[str]] = {}
         for c in changes:
-            i = next(n for n, v in enumerate(self.info.rule_versions) if v.id == c.version.id)
-            now_at = self.where("rules", c.key) if c.key in self.info.rules else self.where("rules")
-            stated_at = self.where("rule_versions", i, "params", c.key)
-            parts.append(
-                f"rules.{c.key} is {_yaml_value(c.now)} ({now_at}) but version {c.version.id} "
-                f"states {_yaml_value(c.stated)} ({stated_at})"
-            )
-        params = ", ".join(f"{c.key}: {_yaml_value(c.now)}" for c in changes)
+            if c.key.startswith("components."):
+                cid, field_ = c.key.removeprefix("components.").split(".", 1)
+                bit = (
+                    f"count: {_yaml_value(c.now)}"
+                    if field_ == "count"
+                    else f"values: {{{field_.split('.', 1)[1]}: {_yaml_value(c.now)}}}"
+                )
+                components.setdefault(cid, []).append(bit)
+        stated = []
+        if params:
+            stated.append(f"params: {{{', '.join(params)}}}")
+        if components:
+            comps = ", ".join(f"{cid}: {{{', '.join(b)}}}" for cid, b in components.items())
+            stated.append(f"components: {{{comps}}}")
         nxt = _next_version_id(self.info.rule_version)
         return (
-            f"{'; '.join(parts)}: the build uses rules: as they are now, and the rulebook's "
+            f"{'; '.join(parts)}: the build uses the values as they are now, and the rulebook's "
             "history lists the difference as a change not yet dated. To date it, add at the end "
             f'of rule_versions: - {{id: "{nxt}", date: "YYYY-MM-DD", changes: {{ja: ..., '
-            f'en: ...}}, params: {{{params}}}}} and set rule_version: "{nxt}" '
-            "(--strict makes this an error)"
+            f'en: ...}}, {", ".join(stated)}}} and set rule_version: "{nxt}"'
         )
 
+    def component_changes(self, version_id: str) -> dict[str, ComponentChange]:
+        """The components' counts and values as the versions state them, from the first up
+        to `version_id`."""
+        merged: dict[str, ComponentChange] = {}
+        for version in self.info.rule_versions:
+            for cid, change in version.components.items():
+                was = merged.get(cid, ComponentChange())
+                merged[cid] = ComponentChange(
+                    count=change.count if change.count is not None else was.count,
+                    values={**was.values, **change.values},
+                )
+            if version.id == version_id:
+                break
+        return merged
+
     def at_version(self, version_id: str) -> Game:
-        """This game as it was at an older rule version: its parameters, its history up to
-        then, and that version as the current one (`printgen build --version`)."""
-        known = [v.id for v in self.info.rule_versions] or [self.info.rule_version]
+        """This game as it was at an older rule version: its parameters, its components'
+        counts and values, its history up to then, and that version as the current one
+        (`printgen build --version`)."""
+        now = self.current or self
+        known = [v.id for v in now.info.rule_versions] or [now.info.rule_version]
         if version_id not in known:
             raise PrintgenError(
                 f"{self.id} has no rule version '{version_id}' (versions: {', '.join(known)})",
-                self.where("rule_versions") if self.info.rule_versions else self.where(),
+                now.where("rule_versions") if now.info.rule_versions else now.where(),
             )
-        if version_id == self.info.rule_version:
-            return self
-        params = self.rule_params(version_id)
-        info = self.info.model_copy(update={"rules": params, "rule_version": version_id})
-        return dataclasses.replace(self, info=info)
+        if version_id == now.info.rule_version:
+            return now
+        params = now.rule_params(version_id)
+        info = now.info.model_copy(update={"rules": params, "rule_version": version_id})
+        changes = now.component_changes(version_id)
+        defined = []
+        for piece in now.defined or now.pieces:
+            change = changes.get(piece.component.id)
+            if change is not None:
+                count = piece.count if change.count is None else change.count
+                values = {**piece.component.values, **change.values}
+                component = piece.component.model_copy(update={"count": count, "values": values})
+                piece = dataclasses.replace(piece, component=component)
+            defined.append(piece)
+        pieces = [p for p in defined if p.count > 0]
+        return dataclasses.replace(now, info=info, pieces=pieces, defined=defined, current=now)
 
 
 @dataclass(frozen=True)
 class UndatedChange:
-    """A rule parameter changed since the newest dated version stated it."""
+    """A rule parameter, or a component's count or value, changed since the newest dated
+    version stated it."""
 
-    key: str
+    key: str  # target_points, components.torpedo-c.count
     stated: Any
     now: Any
     version: RuleVersion
+    labels: dict[str, str]  # in each language, for the rulebook's history
+    shown: str  # rules.target_points, torpedo-c count
+    now_at: Location
+    stated_at: Location
 
 
 def _same_param(a: Any, b: Any) -> bool:
@@ -436,6 +547,12 @@ def _same_param(a: Any, b: Any) -> bool:
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(_same_param(x, y) for x, y in zip(a, b, strict=True))
     return bool(a == b)
+
+
+def _component_key_yaml(cid: str, key: str) -> str:
+    """`torpedo-c: {values: {dice: ...}}` for the key `values.dice` of torpedo-c."""
+    parts = [cid, *key.split(".")]
+    return ": {".join(parts) + ": ..." + "}" * (len(parts) - 1)
 
 
 def _next_version_id(current: str) -> str:
@@ -525,6 +642,10 @@ def load_game(folder: Path) -> Game:
                 errors.append(PrintgenError(f"component id '{piece_id}' is used twice", where))
             seen.add(piece_id)
             places = {key: doc.where(("components", i, key)) for key in component.model_fields_set}
+            places.update(
+                (f"values.{key}", doc.where(("components", i, "values", key)))
+                for key in component.values
+            )
             pieces.append(
                 Piece(
                     piece_id,
@@ -548,12 +669,33 @@ def load_game(folder: Path) -> Game:
                 else largest.place("count"),
             )
         )
+    defined = {p.component.id for p in pieces}
+    for i, version in enumerate(info.rule_versions):
+        for cid, change in version.components.items():
+            at = game_doc.where(("rule_versions", i, "components", cid))
+            if cid not in defined and not errors:
+                errors.append(
+                    PrintgenError(
+                        f"rule version {version.id} states component '{cid}', which no "
+                        f"component file defines (components: {', '.join(sorted(defined))})",
+                        at,
+                    )
+                )
+            if change.count is not None and change.count > limits.copies:
+                errors.append(
+                    PrintgenError(
+                        f"count {change.count:,} of component '{cid}' is more than the "
+                        f"{limits.copies:,} copies a component may have",
+                        game_doc.where(("rule_versions", i, "components", cid, "count")),
+                    )
+                )
     if errors:
         raise ErrorList(errors)
     # A player's set stays together on the sheets: deck by deck, in the order decks are listed.
     order = {deck_id: i for i, deck_id in enumerate(decks)}
     pieces.sort(key=lambda p: order[p.deck.id] if p.deck else -1)
-    return Game(folder, info, decks, pieces, game_doc)
+    printed = [p for p in pieces if p.count > 0]
+    return Game(folder, info, decks, printed, game_doc, defined=pieces)
 
 
 def find_games(root: Path) -> list[Path]:

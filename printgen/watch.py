@@ -17,6 +17,7 @@ from pathlib import Path
 
 from printgen.build import BuildOptions, GameOutput, Project, build
 from printgen.errors import PrintgenError
+from printgen.rulebook.pdf import keep_pdf_workers, release_pdf_workers
 
 Echo = Callable[[str], None]
 
@@ -32,9 +33,10 @@ def one_line(result: GameOutput, seconds: float, step: str) -> str:
             kinds[str(f["kind"])] = kinds.get(str(f["kind"]), 0) + 1
     made = ", ".join(f"{n} {k}" for k, n in kinds.items()) or "nothing new"
     line = f"{result.game}: {step}: {made} in {seconds:.1f} s"
-    if result.changes:
-        shown = "; ".join(result.changes[:4])
-        more = f" (+{len(result.changes) - 4} more)" if len(result.changes) > 4 else ""
+    changes = result.changes_since_last  # this step's own, not those the report adds up
+    if changes:
+        shown = "; ".join(changes[:4])
+        more = f" (+{len(changes) - 4} more)" if len(changes) > 4 else ""
         line += f"; changed: {shown}{more}"
     bad = [e for e in result.examples if not e.get("ok")]
     if bad:
@@ -47,7 +49,11 @@ def one_line(result: GameOutput, seconds: float, step: str) -> str:
 def rebuild(
     project: Project, names: list[str], out_root: Path, opts: BuildOptions, echo: Echo
 ) -> bool:
-    """One rebuild in two steps; False when the input has a mistake (reported)."""
+    """One rebuild in two steps; False when the input has a mistake (reported). The PDF
+    worker processes are kept for the next rebuild (WeasyPrint loaded, its pictures'
+    streams remembered)."""
+    if opts.rulebooks:
+        keep_pdf_workers(opts.jobs)
     steps = [("components", dataclasses.replace(opts, rulebooks=False))]
     if opts.rulebooks:
         steps.append(("rulebooks", opts))
@@ -78,8 +84,6 @@ def watch(
     import watchfiles
 
     folders = [project.components / name for name in names] + [project.layouts]
-    rebuild(project, names, out_root, opts, echo)
-    echo(f"watching {', '.join(str(f) for f in folders)} (Ctrl-C stops)")
     out = out_root.resolve()
 
     def ours(_change: watchfiles.Change, path: str) -> bool:
@@ -90,7 +94,17 @@ def watch(
             return False
         return not (name.startswith((".", "#")) or name.endswith(("~", ".swp", ".tmp")))
 
-    for _changes in watchfiles.watch(
-        *folders, watch_filter=ours, stop_event=stop, debounce=200, step=50, yield_on_timeout=False
-    ):
+    try:
         rebuild(project, names, out_root, opts, echo)
+        echo(f"watching {', '.join(str(f) for f in folders)} (Ctrl-C stops)")
+        for _changes in watchfiles.watch(
+            *folders,
+            watch_filter=ours,
+            stop_event=stop,
+            debounce=200,
+            step=50,
+            yield_on_timeout=False,
+        ):
+            rebuild(project, names, out_root, opts, echo)
+    finally:
+        release_pdf_workers()  # the worker processes kept between rebuilds

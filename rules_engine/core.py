@@ -327,8 +327,9 @@ class EngineBase:
 
     A subclass names its game (`GAME_ID`, and `TITLE` for the error on another game) and
     the rule options it plays (`OPTION_NAMES`; the options themselves are data, under
-    `options:` in the game's `game.yaml`); its `__init__` calls `_load_rules` first and
-    `_set_players` once it knows the players' names.
+    `options:` in the game's `game.yaml`); its `__init__` calls `_load_rules` first, plays
+    the pieces of `game.at(self._version)` (an older version may have other cards), and
+    calls `_set_players` once it knows the players' names.
     """
 
     GAME_ID: ClassVar[str]

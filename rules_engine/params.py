@@ -9,11 +9,45 @@ file:line errors, and hands them over as a `GameData`; the engine never reads a 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from rules_engine.core import Bilingual, RuleOption
+
+
+class DataError(ValueError):
+    """A printed value the engine cannot play (a torpedo's dice of "five", or -5): names the
+    component and the value's key, so that the error points at the data, not at whoever
+    loaded the engine."""
+
+    def __init__(self, message: str, component: str, key: str) -> None:
+        super().__init__(message)
+        self.component = component
+        self.key = key
+
+
+def whole_number(
+    component: Component, key: str, minimum: int | None = 0, default: int | None = None
+) -> int:
+    """A component's value `key` as a whole number of at least `minimum` (None: any), or
+    `default` when it has none; a DataError naming the component and key otherwise."""
+    if key not in component.values:
+        if default is not None:
+            return default
+        raise DataError(
+            f"{component.id}: no value '{key}' (the engine needs it)", component.id, key
+        )
+    value = component.values[key]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise DataError(
+            f"{component.id}: {key} must be a whole number, got {value!r}", component.id, key
+        )
+    if minimum is not None and value < minimum:
+        least = "a positive whole number" if minimum == 1 else f"at least {minimum}"
+        raise DataError(f"{component.id}: {key} must be {least}, got {value!r}", component.id, key)
+    return value
 
 
 @dataclass(frozen=True)
@@ -84,6 +118,16 @@ class GameData:
     decks: Mapping[str, Deck]
     pieces: tuple[Piece, ...]
     rules: Mapping[str, Mapping[str, Any]]  # rule parameters per rule version id
+    # The pieces of the versions whose components differ from the current ones (a version
+    # may state other counts or values: the first rules' ten transports, torpedo D).
+    version_pieces: Mapping[str, tuple[Piece, ...]] = field(default_factory=dict)
+
+    def at(self, version_id: str | None) -> GameData:
+        """The game with the pieces of a rule version (itself when they are the same)."""
+        pieces = self.version_pieces.get(version_id or self.info.rule_version)
+        if pieces is None or pieces == self.pieces:
+            return self
+        return dataclasses.replace(self, pieces=pieces)
 
     def rule_params(self, version_id: str | None = None) -> dict[str, Any]:
         """The rule parameters of a version (default: the current one)."""

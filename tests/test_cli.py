@@ -61,7 +61,7 @@ CASES = {
         "components/submarine-attack/cards.yaml",
         "count: 2",
         "count: -2",
-        r"cards.yaml:\d+:12: count must be a positive integer, got -2",
+        r"cards.yaml:\d+:12: count must be a positive integer \(or 0: no copies at the current rules\), got -2",
     ),
     "missing font": (
         "layouts/fonts.yaml",

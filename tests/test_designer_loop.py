@@ -13,8 +13,8 @@ import pytest
 from pypdf import PdfReader
 
 from printgen.build import BuildOptions, Project, build
-from printgen.changes import compare, merge
-from printgen.cli import main
+from printgen.changes import compare
+from printgen.cli import main, report_builds
 from printgen.errors import ErrorList, PrintgenError
 from printgen.model import load_game
 from printgen.rulebook import load_rulebook
@@ -106,10 +106,50 @@ def test_recording_the_change_as_a_dated_version_silences_the_warning(tmp_path: 
     assert game.rule_params()["target_points"] == 20
 
 
+def test_a_version_states_its_cards_and_an_undated_card_change_warns(tmp_path: Path) -> None:
+    folder = copy_game(tmp_path)
+    game = load_game(folder)
+    old = game.at_version("1.0")
+    assert {p.id: p.count for p in old.pieces if "torpedo-d" in p.id} == {
+        "torpedo-d-red": 3,
+        "torpedo-d-blue": 3,
+    }
+    assert not [p for p in old.pieces if p.component.id == "torpedo-c"]
+    assert not [p for p in game.pieces if p.component.id == "torpedo-d"]  # 0 copies now
+    assert old.at_version("1.1").pieces == game.pieces  # and back again
+    # torpedo C's copies are stated by 1.1: a change in cards.yaml is a change not yet dated
+    edit(
+        folder / "cards.yaml",
+        "    count: 3\n    values: {action: torpedo, grade: C",
+        "    count: 2\n    values: {action: torpedo, grade: C",
+    )
+    game = load_game(folder)
+    [change] = game.undated_changes()
+    assert change.key == "components.torpedo-c.count" and (change.stated, change.now) == (3, 2)
+    warning = game.undated_warning()
+    assert warning is not None
+    assert re.search(
+        r"torpedo-c count is 2 \(.*cards\.yaml:\d+:12\) but version 1\.1 states 3", warning
+    )
+    assert "components: {torpedo-c: {count: 2}}" in warning
+    assert "--strict" not in warning  # the build adds the hint when it only warns
+
+
 @pytest.mark.parametrize(
     ("old", "new", "message"),
     [
         ('rule_version: "1.1"', 'rule_version: "1.0"', "is not the newest of rule_versions"),
+        (
+            "      torpedo-c: {count: 0}\n",
+            "      torpedo-c: {count: 0}\n      torpedo-x: {count: 1}\n",
+            "states component 'torpedo-x', which no component file defines",
+        ),
+        (
+            "      torpedo-c: {count: 3}\n",
+            "      torpedo-c: {count: 3, values: {dice: 4}}\n",
+            r"changes torpedo-c\.values\.dice, but no earlier version states its value before: "
+            r"add torpedo-c: \{values: \{dice: \.\.\.\}\}",
+        ),
         (
             "      target_points: 15\n",
             "      target_points: 15\n      columns: 7\n",
@@ -122,7 +162,7 @@ def test_rule_versions_must_tell_a_history(
 ) -> None:
     folder = copy_game(tmp_path)
     edit(folder / "game.yaml", old, new)
-    with pytest.raises(ErrorList, match=message):
+    with pytest.raises(PrintgenError, match=message):
         load_game(folder)
 
 
@@ -221,6 +261,14 @@ def test_failing_examples_fork_and_never_delete_the_rulebooks(
         [image] = [i for i in report["images"] if "torpedo-a-red" in i["after"]] or [None]
         assert image is None  # no PNGs in this build: no pictures to compare
         assert {c["id"] for c in report["components"]} == {"torpedo-a-red", "torpedo-a-blue"}
+        # the same build again is not "up to date": the fork is still there, and said again
+        with pytest.raises(SystemExit) as again:
+            main([*args, "--no-png"])
+        assert again.value.code == 1
+        said = capsys.readouterr()
+        assert "up to date" not in said.out
+        assert "changed since the last complete build" in said.out
+        assert "torpedo-a-red: dice 5 -> 6" in said.out and "12 worked example(s)" in said.err
         # --no-rulebook keeps them too (it used to delete them)
         build(project, [GAME], out, BuildOptions(papers=("a4",), png=False, rulebooks=False))
         for name, data in books.items():
@@ -282,21 +330,37 @@ def test_an_older_rule_version_builds_into_its_own_folder(
     assert "10 or more" in en and "Rules ver 1.0" in en
     assert "Choose 8 of the 10 action cards" not in en  # the history ends at 1.0
     assert manifest(out)["rule_version"] == "1.1"  # the current build is untouched
+    # the cards of 1.0: ten transports (four "1", three "2") and torpedo D instead of C
+    counts = {c["id"]: c["count"] for c in m["components"]}
+    assert counts["transport-1-red"] == 4 and counts["transport-2-red"] == 3
+    assert counts["torpedo-d-red"] == 3 and "torpedo-c-red" not in counts
+    assert "torpedo-d-red" not in {c["id"] for c in manifest(out)["components"]}
+    words = " ".join(en.split())
+    assert "40 cards" in words and "10 transport cards and 10 action cards" in words
+    assert "B 4, D 2)" in words and "Torpedo dice: S 7, A 5, B 4, D 2." in words
+    assert all(e["ok"] for e in m["examples"])  # its examples are played with its cards
 
 
 # --- the report and the command line ---------------------------------------------------------
 
 
-def test_changes_of_two_steps_add_up() -> None:
-    comp = {"id": "t", "name": {"ja": "t", "en": "t"}, "values": {"dice": 5}}
-    one = {"components": [comp], "files": [], "examples": [], "rules": {"x": 1}}
-    two = {**one, "components": [{**comp, "values": {"dice": 6}}], "rules": {"x": 2}}
-    three = {**two, "rules": {"x": 3}}
-    first = compare(one, two)
-    assert first["summary"] == ["rules.x: 1 -> 2", "t: dice 5 -> 6"]
-    both = merge(first, compare(two, three))
-    assert both["rules"] == {"x": [1, 3]}
-    assert [c["values"] for c in both["components"]] == [{"dice": [5, 6]}]
+def test_changes_count_from_the_last_complete_build(loop: tuple[Project, Path, Path]) -> None:
+    """A fork, then the value put back: nothing changed since the last complete build,
+    though each build changed something."""
+    project, folder, out = loop
+    cards = folder / "cards.yaml"
+    edit(cards, "grade: A, dice: 5", "grade: A, dice: 6")
+    try:
+        with pytest.raises(PrintgenError, match="12 worked example"):
+            report_builds(build(project, [GAME], out, OPTS), OPTS)
+        assert (out / GAME / "changes" / "base-manifest.json").is_file()
+    finally:
+        edit(cards, "grade: A, dice: 6", "grade: A, dice: 5")
+    [result] = build(project, [GAME], out, OPTS)
+    assert result.changes == [] and not (out / GAME / "changes" / "base-manifest.json").exists()
+    assert "torpedo-a-red: dice 6 -> 5" in result.changes_since_last
+    report = json.loads((out / GAME / "changes.json").read_text("utf-8"))
+    assert report["components"] == [] and report["examples"] == [] and report["files"] == []
 
 
 def test_page_changes_are_insertions_not_a_shift() -> None:
@@ -321,3 +385,53 @@ def test_check_ends_with_a_summary_and_list_counts_in_words(
         main(["list"])
     err = capsys.readouterr().err
     assert "--root" in err and "Traceback" not in err
+
+
+def test_a_card_value_the_engine_cannot_play_is_blamed_on_the_card(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = copy_game(tmp_path)
+    cards = folder / "cards.yaml"
+    line = next(
+        i
+        for i, text in enumerate(cards.read_text("utf-8").splitlines(), 1)
+        if "grade: A, dice: 5}" in text
+    )
+    for bad, shown in (("five", "'five'"), ("-5", "-5"), ("0", "0")):
+        edit(cards, "grade: A, dice: 5}", f"grade: A, dice: {bad}}}")
+        try:
+            for command in (["build", "--paper", "a4", "--no-png"], ["validate"]):
+                with pytest.raises(SystemExit):
+                    main(["--root", str(tmp_path), command[0], GAME, *command[1:]])
+                [err] = capsys.readouterr().err.strip().splitlines()
+                assert err.startswith("error: ") and err.endswith(
+                    f"{GAME}/cards.yaml:{line}:47: torpedo-a: dice must be a positive whole "
+                    f"number, got {shown}: the rules engine cannot play it"
+                ), (command, err)
+            assert not (tmp_path / "out" / GAME / "manifest.json").exists()
+        finally:
+            edit(cards, f"grade: A, dice: {bad}}}", "grade: A, dice: 5}")
+
+
+def test_validate_shows_the_undated_change_and_the_failing_examples(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = copy_game(tmp_path)
+    edit(
+        folder / "game.yaml",
+        "  target_points: 15\n  dice_faces",
+        "  target_points: 20\n  dice_faces",
+    )
+    with pytest.raises(SystemExit):
+        main(["--root", str(tmp_path), "validate", GAME])
+    err = capsys.readouterr().err
+    assert re.search(r"warning: rules\.target_points is 20 .*\(--strict makes this an error\)", err)
+    assert "examples/11-triple-and-pair.yaml" in err and "error:" in err
+    with pytest.raises(SystemExit):
+        main(["--root", str(tmp_path), "validate", GAME, "--strict"])
+    err = capsys.readouterr().err
+    assert re.search(r"error: rules\.target_points is 20 ", err) and "--strict makes" not in err
+    with pytest.raises(SystemExit):
+        main(["--root", str(tmp_path), "build", GAME, "--strict", "--paper", "a4", "--no-png"])
+    err = capsys.readouterr().err
+    assert "error: rules.target_points is 20" in err and "--strict makes" not in err

@@ -86,7 +86,7 @@ def test_negative_count_names_file_line_and_column(tmp_path: Path) -> None:
         load_game(folder)
     line = _line_of(folder, "count: -2")
     assert str(err.value).endswith(
-        f"cards.yaml:{line}:12: count must be a positive integer, got -2"
+        f"cards.yaml:{line}:12: count must be a positive integer (or 0: no copies at the current rules), got -2"
     )
 
 

@@ -5,7 +5,9 @@ template in layouts/rulebook/."""
 
 from __future__ import annotations
 
+import hashlib
 import re
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -483,6 +485,49 @@ def _shown_param(value: Any) -> str:
     return str(value)
 
 
+_environments: dict[str, jinja2.Environment] = {}
+
+
+def _environment(layouts: Path) -> jinja2.Environment:
+    """The templates of layouts/rulebook/, compiled once per process (a template saved
+    anew is read again: Jinja checks each file's time of change)."""
+    folder = str(layouts / "rulebook")
+    if folder not in _environments:
+        _environments[folder] = ProjectSandbox(
+            loader=jinja2.FileSystemLoader(folder), autoescape=True
+        )
+    return _environments[folder]
+
+
+REPLAYS_KEPT = 8
+_replays: OrderedDict[str, list[Any]] = OrderedDict()
+
+
+def replayed_examples(game: Any) -> list[Any]:
+    """Every worked example of the game played by its engine; played again only when the
+    game's files (but its rulebook's) or the rules it is built at changed since this process
+    last played them: a rebuild after a rulebook edit (printgen watch) prints the same
+    results without playing them again."""
+    from printgen.examples import check_game
+
+    rules = (game.folder, game.info.rule_version, game.newest, game.rule_params())
+    h = hashlib.sha256(repr(rules).encode())
+    for path in sorted(p for p in game.folder.rglob("*") if p.is_file()):
+        rel = path.relative_to(game.folder)
+        if rel.parts[0] == "rulebook" or "__pycache__" in rel.parts:
+            continue
+        h.update(rel.as_posix().encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    key = h.hexdigest()
+    if key in _replays:
+        _replays.move_to_end(key)
+        return _replays[key]
+    results = check_game(game, bad_input_raises=True)
+    _replays[key] = results
+    while len(_replays) > REPLAYS_KEPT:
+        _replays.popitem(last=False)
+    return results
+
+
 def html_of(
     rb: Rulebook,
     blocks: list[Block],
@@ -491,7 +536,7 @@ def html_of(
     cover: str,
     failed: list[Any] | None = None,
 ) -> str:
-    env = ProjectSandbox(loader=jinja2.FileSystemLoader(str(layouts / "rulebook")), autoescape=True)
+    env = _environment(layouts)
     aid = edition.startswith("aid-")
     template = env.get_template("aid.html.j2" if aid else "book.html.j2")
     lang = edition.removeprefix("aid-")
@@ -581,7 +626,6 @@ def rulebook_html(
     their first page and print each failing example as a note of what no longer holds.
     Pictures go to `pictures` (a folder that must outlive the PDF rendering) or inline."""
     from printgen.engines import engine_entry, rule_options
-    from printgen.examples import check_game
 
     game = rb.game
     entry = engine_entry(game)
@@ -590,8 +634,8 @@ def rulebook_html(
     except ValueError as exc:  # the game's data does not fit its engine
         raise PrintgenError(f"rule options: {exc}", game.where("options")) from None
     check_texts(rb, options)  # a typo in a text is reported before the slow work
-    if results is None:  # (the build checked them already)
-        results = check_game(game, bad_input_raises=True) if entry else []  # no engine yet: no examples to print
+    if results is None:  # (else the build checked them already)
+        results = replayed_examples(game) if entry else []  # no engine yet: no examples
     failed = [r for r in results if not r.ok]
     if failed and not draft:
         raise ExamplesFailed(game.id, failed)
@@ -600,8 +644,9 @@ def rulebook_html(
     faces = faces_for_rulebook(lib, rb)
     palette = {deck_id: tint(deck.colour) for deck_id, deck in game.decks.items()}
     inks = {deck_id: ink(deck.colour) for deck_id, deck in game.decks.items()}
+    pieces = piece_images(lib, rb)
     drawing = Drawing(
-        pictures, palette, lib.fonts["gothic"] or default_font(), inks, piece_images(lib, rb)
+        pictures, palette, lib.fonts["gothic"] or default_font(), inks, pieces, pieces.key
     )
     blocks = assemble(
         rb, faces, [s.result for s in shown], options, pictures, shown, setups, drawing

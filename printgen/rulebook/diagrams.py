@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import io
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,11 +26,77 @@ PICTURE_DPI = 110
 PICTURE_SCHEME = "printgen-picture"
 
 
+# --- pictures already drawn in this process ---------------------------------------------------
+#
+# Drawing and encoding the book's pictures is most of the time it takes to assemble a book.
+# A long-running process (printgen watch) rebuilds the same pictures after each edit, so each
+# is kept, by a digest of everything it is drawn from, and drawn again only when that changed.
+
+MADE_LIMIT = 64 * 2**20  # bytes of encoded pictures kept (the least recently used go first)
+_made: OrderedDict[str, bytes] = OrderedDict()
+_made_size = [0]
+
+
+def picture_key(*parts: Any) -> str:
+    """A digest of what a picture is drawn from: faces and operations (their repr, which
+    names fonts by key and pictures by their content) and the font files their texts use
+    (path, size and time of change: a font saved anew draws anew)."""
+    h = hashlib.sha256()
+    fonts_used: set[str] = set()
+    for part in parts:
+        h.update(repr(part).encode("utf-8") + b"\0")
+        _fonts_of(part, fonts_used)
+    for path in sorted(fonts_used):
+        try:
+            st = Path(path).stat()
+            h.update(f"{path}:{st.st_size}:{st.st_mtime_ns}\0".encode())
+        except OSError:
+            h.update(f"{path}:-\0".encode())
+    return h.hexdigest()
+
+
+def _fonts_of(part: Any, found: set[str]) -> None:
+    """The font files the texts of a face or of operations are drawn with."""
+    if isinstance(part, TextRun):
+        found.add(str(part.font_path))
+    elif isinstance(part, Face):
+        _fonts_of(part.ops, found)
+    elif isinstance(part, (list, tuple)):
+        for item in part:
+            _fonts_of(item, found)
+
+
+def remembered(key: str, make: Callable[[], bytes]) -> bytes:
+    """The bytes `make` gives for `key`, made once per process (a bounded cache)."""
+    data = _made.get(key)
+    if data is not None:
+        _made.move_to_end(key)
+        return data
+    data = make()
+    _made[key] = data
+    _made_size[0] += len(data)
+    while _made_size[0] > MADE_LIMIT and len(_made) > 1:
+        _old, dropped = _made.popitem(last=False)
+        _made_size[0] -= len(dropped)
+    return data
+
+
+def forget_pictures() -> None:
+    """Empty the cache of drawn pictures (tests: a picture drawn anew)."""
+    _made.clear()
+    _made_size[0] = 0
+
+
 def picture_uri(face: Face, folder: Path | None = None) -> str:
     """A piece's picture for the rulebook, as JPEG (PDF embeds it as it is)."""
-    out = io.BytesIO()
-    draw_face(face, PICTURE_DPI).save(out, format="JPEG", quality=88, optimize=False)
-    return stored(out.getvalue(), "jpg", folder)
+
+    def make() -> bytes:
+        out = io.BytesIO()
+        draw_face(face, PICTURE_DPI).save(out, format="JPEG", quality=88, optimize=False)
+        return out.getvalue()
+
+    data = remembered(picture_key("piece-jpeg", PICTURE_DPI, face), make)
+    return stored(data, "jpg", folder)
 
 
 def stored(data: bytes, ext: str, folder: Path | None) -> str:
@@ -47,6 +114,7 @@ def stored(data: bytes, ext: str, folder: Path | None) -> str:
 
 
 PieceImage = Callable[[str, bool, str], "Image.Image"]
+PieceKey = Callable[[str, bool, str], str]  # what a piece's picture is drawn from, as a digest
 
 
 @dataclass(frozen=True)
@@ -60,6 +128,7 @@ class Drawing:
     font: Font
     inks: dict[str, str] = field(default_factory=dict)
     piece_image: PieceImage | None = None
+    piece_key: PieceKey | None = None
     # pieces' pictures already scaled to a cell: (piece, back, lang, w, h) -> image
     fitted: dict[tuple[str, bool, str, int, int], Image.Image] = field(
         default_factory=dict, compare=False, repr=False
@@ -402,20 +471,33 @@ def diagram_html(item: Any, lang: str, drawing: Drawing) -> str:
         face = timeline_face(item, lang, drawing)
     else:
         face, placed, over = diagram_face(item, lang, drawing)
-    image = draw_face(face, DIAGRAM_DPI)
     scale = DIAGRAM_DPI / 25.4
-    for p in placed:
-        w, h = round(p.w * scale), round(p.h * scale)
-        pic = _fitted(drawing, p.piece, p.back, _piece_lang(lang), w, h)
-        x = round(p.x * scale + (w - pic.width) / 2)
-        y = round(p.y * scale + (h - pic.height) / 2)
-        image.paste(pic, (x, y))
-    paint(image, over, DIAGRAM_DPI)  # frames and arrows over the pictures
-    out = io.BytesIO()
-    image.save(out, format="PNG", dpi=(DIAGRAM_DPI, DIAGRAM_DPI), compress_level=1)
+
+    def make() -> bytes:
+        image = draw_face(face, DIAGRAM_DPI)
+        for p in placed:
+            w, h = round(p.w * scale), round(p.h * scale)
+            pic = _fitted(drawing, p.piece, p.back, _piece_lang(lang), w, h)
+            x = round(p.x * scale + (w - pic.width) / 2)
+            y = round(p.y * scale + (h - pic.height) / 2)
+            image.paste(pic, (x, y))
+        paint(image, over, DIAGRAM_DPI)  # frames and arrows over the pictures
+        out = io.BytesIO()
+        image.save(out, format="PNG", dpi=(DIAGRAM_DPI, DIAGRAM_DPI), compress_level=1)
+        return out.getvalue()
+
+    if placed and drawing.piece_key is None:  # pieces whose drawing is not known: no cache
+        data = make()
+    else:
+        pieces = [
+            drawing.piece_key(p.piece, p.back, _piece_lang(lang))
+            for p in placed
+            if drawing.piece_key is not None
+        ]
+        data = remembered(picture_key("diagram", DIAGRAM_DPI, face, placed, pieces, over), make)
     alt = escape(_label(item.title, lang))
     return (
-        f'<img class="diagram" src="{stored(out.getvalue(), "png", drawing.pictures)}" alt="{alt}" '
+        f'<img class="diagram" src="{stored(data, "png", drawing.pictures)}" alt="{alt}" '
         f'style="width:{face.width * PRINT_SCALE:.2f}mm"/>'
     )
 

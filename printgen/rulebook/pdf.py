@@ -4,9 +4,15 @@ the PDF of each edition."""
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import logging
+import signal
 import tempfile
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import wait as wait_for
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +66,9 @@ def _fetcher(allowed: Path, extra: Path | None = None) -> Any:
     return ProjectOnly(fail_on_errors=True, allowed_protocols=("file", "data", PICTURE_SCHEME))
 
 
+GC_THRESHOLD = 100_000  # allocations between two runs of the youngest cycle collection
+
+
 def render_pdf(html: str, layouts: Path, title: str, pictures: Path | None = None) -> bytes:
     """HTML to PDF with WeasyPrint; any warning (a missing glyph, a bad style) is an error."""
     return render_pdf_pages(html, layouts, title, pictures)[0]
@@ -74,6 +83,7 @@ def render_pdf_pages(
     import weasyprint
     from weasyprint.urls import FatalURLFetchingError
 
+    _keep_image_streams()
     logger = logging.getLogger("weasyprint")
     trap = _WarningTrap()
     logger.addHandler(trap)
@@ -86,6 +96,11 @@ def render_pdf_pages(
         "pdf_identifier": hashlib.sha256(html.encode()).hexdigest()[:32].encode(),
         "full_fonts": True,  # the fonts are subsets already (see embed_fonts)
     }
+    # WeasyPrint makes some million short-lived objects: the cycle collector, run every 700
+    # of them by default, took a tenth of the time; it runs less often while a book is laid
+    # out (the bytes do not depend on it).
+    thresholds = gc.get_threshold()
+    gc.set_threshold(max(thresholds[0], GC_THRESHOLD), *thresholds[1:])
     try:
         document = weasyprint.HTML(
             string=html, base_url=str(layouts.resolve()), url_fetcher=_fetcher(layouts, pictures)
@@ -96,6 +111,7 @@ def render_pdf_pages(
         reason = exc.__cause__ if isinstance(exc, FatalURLFetchingError) and exc.__cause__ else exc
         raise PrintgenError(f"rulebook {title}: {reason}") from None
     finally:
+        gc.set_threshold(*thresholds)
         logger.removeHandler(trap)
         logger.propagate = propagate
     if trap.messages:
@@ -128,3 +144,120 @@ def make_rulebooks(
             e: render_pdf(html, lib.root, f"{rb.game.id} ({e})", pictures)
             for e, html in pages.items()
         }
+
+
+# --- what a process keeps between documents ---------------------------------------------------
+
+IMAGE_STREAMS_LIMIT = 64 * 2**20  # bytes of images' PDF streams kept per process
+_streams: OrderedDict[str, bytes] = OrderedDict()
+_streams_size = [0]
+
+
+def _keep_image_streams() -> None:
+    """WeasyPrint compresses every PNG anew for each PDF it writes (most of the time
+    spent on pictures); the same pixels give the same bytes, so a process keeps them, by a
+    digest of the pixels, for the next document (the same diagrams in every rebuild)."""
+    from weasyprint.images import RasterImage
+
+    if getattr(RasterImage._get_png_data, "printgen_kept", False):
+        return
+    encode: Callable[[Any], bytes] = RasterImage._get_png_data
+
+    def kept(pillow_image: Any) -> bytes:
+        pixels = hashlib.sha256(pillow_image.tobytes())
+        pixels.update(f"{pillow_image.mode}:{pillow_image.size}".encode())
+        key = pixels.hexdigest()
+        data = _streams.get(key)
+        if data is None:
+            data = encode(pillow_image)
+            _streams[key] = data
+            _streams_size[0] += len(data)
+            while _streams_size[0] > IMAGE_STREAMS_LIMIT and len(_streams) > 1:
+                _streams_size[0] -= len(_streams.popitem(last=False)[1])
+        else:
+            _streams.move_to_end(key)
+        return data
+
+    kept.printgen_kept = True  # type: ignore[attr-defined]
+    kept.__wrapped__ = encode  # type: ignore[attr-defined]
+    RasterImage._get_png_data = staticmethod(kept)
+
+
+# --- worker processes kept between builds (printgen watch) ------------------------------------
+
+
+def _worker_start() -> None:
+    """A kept worker: Ctrl-C is for the watching process (which stops the workers), and
+    WeasyPrint is loaded before the first book comes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    import weasyprint  # noqa: F401
+
+    _keep_image_streams()
+    gc.freeze()  # what is loaded stays: the cycle collector need not look at it again
+
+
+class KeptPool(ProcessPoolExecutor):
+    """Worker processes that outlive a build: a build's `shutdown` waits for (or cancels)
+    that build's own jobs and leaves the workers running for the next build; `close` stops
+    them."""
+
+    def __init__(self, jobs: int) -> None:
+        super().__init__(max_workers=jobs, initializer=_worker_start)
+        self.jobs = jobs
+        self._pending: set[Future[Any]] = set()
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future = super().submit(fn, *args, **kwargs)
+        self._pending.add(future)
+        future.add_done_callback(self._pending.discard)
+        return future
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        pending = list(self._pending)
+        if cancel_futures:
+            for future in pending:
+                future.cancel()
+        if wait:
+            wait_for(pending)
+
+    def close(self) -> None:
+        super().shutdown(wait=True, cancel_futures=True)
+
+    @property
+    def broken(self) -> bool:
+        return bool(getattr(self, "_broken", False))
+
+
+_kept: list[KeptPool] = []
+
+
+def keep_pdf_workers(jobs: int) -> None:
+    """From now on this process's builds share `jobs` PDF worker processes, started now
+    (WeasyPrint loaded before the first book) and kept until `release_pdf_workers`."""
+    if jobs <= 1:
+        return
+    if _kept and (_kept[0].jobs != jobs or _kept[0].broken):
+        release_pdf_workers()
+    if not _kept:
+        pool = KeptPool(jobs)
+        _kept.append(pool)
+        for _ in range(jobs):
+            pool.submit(_ready)
+
+
+def _ready() -> None:
+    """A job that only starts a worker."""
+
+
+def release_pdf_workers() -> None:
+    """Stop the kept worker processes."""
+    while _kept:
+        _kept.pop().close()
+
+
+def pdf_pool(jobs: int) -> ProcessPoolExecutor:
+    """The worker processes of one build: the kept ones (printgen watch), else new ones
+    that the build shuts down."""
+    if _kept and not _kept[0].broken and _kept[0].jobs == jobs:
+        return _kept[0]
+    return ProcessPoolExecutor(max_workers=jobs)

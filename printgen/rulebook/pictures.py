@@ -4,7 +4,7 @@ diagrams, the cover (the pieces laid out as on a table), and deck colours as ink
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -12,8 +12,9 @@ from PIL import Image
 
 from printgen.errors import PrintgenError
 from printgen.layouts import LayoutLibrary
+from printgen.ops import Face
 from printgen.rulebook.book import Rulebook
-from printgen.rulebook.diagrams import stored
+from printgen.rulebook.diagrams import picture_key, remembered, stored
 from printgen.templating import suggestion
 
 
@@ -27,37 +28,69 @@ def ink(colour: str) -> str:
 
 
 PIECE_DPI = 120  # a piece drawn in a diagram is a few millimetres wide: 120 DPI is plenty
+PIECES_KEPT = 512  # pieces' pictures kept between builds of one process (printgen watch)
+_drawn_pieces: OrderedDict[str, Image.Image] = OrderedDict()
 
 
-def piece_images(lib: LayoutLibrary, rb: Rulebook) -> Callable[[str, bool, str], Image.Image]:
+class PieceImages:
     """Pictures of pieces for example diagrams, by piece id (or a component id: its first
-    piece), front or back, in a language: the trim area at the diagrams' resolution."""
-    from printgen.raster import draw_face
-    from printgen.render import FaceRequest, render_face
+    piece), front or back, in a language: the trim area at the diagrams' resolution. `key`
+    names what a picture is drawn from (the diagrams that show it are kept by it); a
+    picture drawn from the same face is drawn once per process."""
 
-    game = rb.game
-    cache: dict[tuple[str, bool, str], Image.Image] = {}
-    by_id = {p.id: p for p in game.pieces}
-    for p in game.pieces:
-        by_id.setdefault(p.component.id, p)
+    def __init__(self, lib: LayoutLibrary, rb: Rulebook) -> None:
+        self.lib = lib
+        self.game = rb.game
+        self.faces: dict[tuple[str, bool, str], tuple[Face, str]] = {}
+        # The printed pieces, then those with no copies at this rule version (an example of
+        # an older version shows its cards: torpedo D of the first rules).
+        pieces = self.game.pieces + (self.game.defined or [])
+        self.by_id: dict[str, Any] = {}
+        for p in pieces:
+            self.by_id.setdefault(p.id, p)
+        for p in pieces:
+            self.by_id.setdefault(p.component.id, p)
 
-    def image(piece_id: str, back: bool, lang: str) -> Image.Image:
-        key = (piece_id, back, lang)
-        if key not in cache:
-            piece = by_id.get(piece_id)
+    def face(self, piece_id: str, back: bool, lang: str) -> tuple[Face, str]:
+        """The face drawn and its key."""
+        from printgen.render import FaceRequest, render_face
+
+        wanted = (piece_id, back, lang)
+        if wanted not in self.faces:
+            piece = self.by_id.get(piece_id)
             if piece is None:
                 raise PrintgenError(
-                    f"{game.id}'s engine draws piece '{piece_id}', which is not in its "
-                    f"components{suggestion(piece_id, sorted(by_id))}"
+                    f"{self.game.id}'s engine draws piece '{piece_id}', which is not in its "
+                    f"components{suggestion(piece_id, sorted(self.by_id))}"
                 )
             side = "back" if back and piece.back_layout else "front"
-            face = render_face(lib, game, FaceRequest(piece, side, lang))
+            face = render_face(self.lib, self.game, FaceRequest(piece, side, lang))
+            self.faces[wanted] = (face, picture_key("piece", PIECE_DPI, face))
+        return self.faces[wanted]
+
+    def key(self, piece_id: str, back: bool, lang: str) -> str:
+        return self.face(piece_id, back, lang)[1]
+
+    def __call__(self, piece_id: str, back: bool, lang: str) -> Image.Image:
+        from printgen.raster import draw_face
+
+        face, key = self.face(piece_id, back, lang)
+        image = _drawn_pieces.get(key)
+        if image is None:
             drawn = draw_face(face, PIECE_DPI)
             px = round(face.bleed * PIECE_DPI / 25.4)
-            cache[key] = drawn.crop((px, px, drawn.width - px, drawn.height - px))
-        return cache[key]
+            image = drawn.crop((px, px, drawn.width - px, drawn.height - px))
+            _drawn_pieces[key] = image
+            while len(_drawn_pieces) > PIECES_KEPT:
+                _drawn_pieces.popitem(last=False)
+        else:
+            _drawn_pieces.move_to_end(key)
+        return image
 
-    return image
+
+def piece_images(lib: LayoutLibrary, rb: Rulebook) -> PieceImages:
+    """The pictures of the game's pieces for example diagrams (see PieceImages)."""
+    return PieceImages(lib, rb)
 
 
 def cover_picture(lib: LayoutLibrary, rb: Rulebook, pictures: Path | None) -> str:
@@ -85,32 +118,43 @@ def cover_picture(lib: LayoutLibrary, rb: Rulebook, pictures: Path | None) -> st
     for p in small:
         looks.setdefault(p.component.layout, p)
     small = list(looks.values()) + [p for p in small if p not in looks.values()]
-    canvas_w, canvas_h = 120.0, 80.0
-    k = dpi / 25.4
-    out = Image.new("RGB", (round(canvas_w * k), round(canvas_h * k)), "#f4f1ea")
+    back_face = render_face(lib, game, FaceRequest(big[0], "front", "ja")) if big else None
+    fan = [render_face(lib, game, FaceRequest(p, "front", "ja")) for p in small[:7]]
 
-    def pic(p: Any) -> Image.Image:
-        face = render_face(lib, game, FaceRequest(p, "front", "ja"))
-        im = draw_face(face, dpi)
-        px = round(face.bleed * k)
-        return im.crop((px, px, im.width - px, im.height - px)).convert("RGBA")
+    def make() -> bytes:
+        canvas_w, canvas_h = 120.0, 80.0
+        k = dpi / 25.4
+        out = Image.new("RGB", (round(canvas_w * k), round(canvas_h * k)), "#f4f1ea")
 
-    if big:
-        im = pic(big[0])
-        fit = min(canvas_w * 0.95 * k / im.width, canvas_h * 0.95 * k / im.height)
-        im = im.resize((round(im.width * fit), round(im.height * fit)), Image.Resampling.LANCZOS)
-        out.paste(im, ((out.width - im.width) // 2, (out.height - im.height) // 2))
-    fan = small[:7]
-    n = len(fan)
-    for j, p in enumerate(fan):
-        im = pic(p)
-        fit = (canvas_h * 0.5 * k) / max(im.width, im.height)
-        im = im.resize((round(im.width * fit), round(im.height * fit)), Image.Resampling.LANCZOS)
-        angle = (j - (n - 1) / 2) * -9.0
-        rotated = im.rotate(angle, resample=Image.Resampling.BICUBIC, expand=True)
-        cx = out.width / 2 + (j - (n - 1) / 2) * out.width * 0.11
-        cy = out.height * 0.52 + abs(j - (n - 1) / 2) ** 2 * out.height * 0.015
-        out.paste(rotated, (round(cx - rotated.width / 2), round(cy - rotated.height / 2)), rotated)
-    buf = io.BytesIO()
-    out.save(buf, format="JPEG", quality=88, optimize=False)
-    return stored(buf.getvalue(), "jpg", pictures)
+        def pic(face: Face) -> Image.Image:
+            im = draw_face(face, dpi)
+            px = round(face.bleed * k)
+            return im.crop((px, px, im.width - px, im.height - px)).convert("RGBA")
+
+        if back_face is not None:
+            im = pic(back_face)
+            fit = min(canvas_w * 0.95 * k / im.width, canvas_h * 0.95 * k / im.height)
+            im = im.resize(
+                (round(im.width * fit), round(im.height * fit)), Image.Resampling.LANCZOS
+            )
+            out.paste(im, ((out.width - im.width) // 2, (out.height - im.height) // 2))
+        n = len(fan)
+        for j, face in enumerate(fan):
+            im = pic(face)
+            fit = (canvas_h * 0.5 * k) / max(im.width, im.height)
+            im = im.resize(
+                (round(im.width * fit), round(im.height * fit)), Image.Resampling.LANCZOS
+            )
+            angle = (j - (n - 1) / 2) * -9.0
+            rotated = im.rotate(angle, resample=Image.Resampling.BICUBIC, expand=True)
+            cx = out.width / 2 + (j - (n - 1) / 2) * out.width * 0.11
+            cy = out.height * 0.52 + abs(j - (n - 1) / 2) ** 2 * out.height * 0.015
+            out.paste(
+                rotated, (round(cx - rotated.width / 2), round(cy - rotated.height / 2)), rotated
+            )
+        buf = io.BytesIO()
+        out.save(buf, format="JPEG", quality=88, optimize=False)
+        return buf.getvalue()
+
+    data = remembered(picture_key("cover", dpi, back_face, fan), make)
+    return stored(data, "jpg", pictures)

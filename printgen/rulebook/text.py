@@ -135,17 +135,19 @@ class TextContext:
             "decks": list(g.decks.values()),
             "count": self.count,
             "per_deck": self.per_deck,
+            "components": self.components,
             "values": self.values,
             "name": self.name,
             "lang": self.lang,
         }
 
     def _matching(self, component_id: str) -> list[Any]:
-        found = [
-            p for p in self.game.pieces if p.component.id == component_id or p.id == component_id
-        ]
+        """The pieces of a component (or the one piece of that id); a component with no
+        copies at this rule version is known, and counts 0."""
+        pieces = self.game.defined or self.game.pieces
+        found = [p for p in pieces if p.component.id == component_id or p.id == component_id]
         if not found:
-            known = sorted({p.component.id for p in self.game.pieces})
+            known = sorted({p.component.id for p in pieces})
             raise TemplateFailure(
                 f"no component '{component_id}' in {self.game.id}{suggestion(component_id, known)}"
             )
@@ -163,6 +165,22 @@ class TextContext:
             first_deck = pieces[0].deck.id if pieces[0].deck else None
             total += sum(p.count for p in pieces if (p.deck.id if p.deck else None) == first_deck)
         return total
+
+    def components(self, kind: str | None = None, **values: Any) -> list[str]:
+        """The ids of the components printed at this rule version (in file order) of that
+        kind and with those values (a list: any of them): `components(action='torpedo')`
+        lists the torpedoes in play, whichever rule version the book is built for."""
+
+        def fits(value: Any, wanted: Any) -> bool:
+            return value in wanted if isinstance(wanted, list | tuple) else bool(value == wanted)
+
+        ids: list[str] = []
+        for p in self.game.pieces:
+            if p.component.id in ids or (kind is not None and p.kind != kind):
+                continue
+            if all(fits(p.values.get(k), v) for k, v in values.items()):
+                ids.append(p.component.id)
+        return ids
 
     def values(self, component_id: str) -> dict[str, Any]:
         piece = self._matching(component_id)[0]

@@ -27,7 +27,7 @@ from rules_engine.kill_shot.scoring import HuntResult
 from rules_engine.kill_shot.special_cards import SPECIAL_IDS, SPECIAL_LETTERS
 from rules_engine.kill_shot.state import KillShotState
 from rules_engine.kill_shot.terrorists import Terrorist
-from rules_engine.params import GameData
+from rules_engine.params import DataError, GameData, whole_number
 
 GAME_ID: Final = "kill-shot"
 PLAYER_NAMES: Final = ("alpha", "bravo", "charlie", "delta", "echo")
@@ -87,6 +87,7 @@ class KillShot(EngineBase):
         options: Mapping[str, object] | None = None,
     ) -> None:
         params = self._load_rules(game, version, options)
+        game = game.at(self._version)  # that rule version's pieces
         o = self._options
         n = self._player_count(game)
         self._set_players(PLAYER_NAMES[:n])
@@ -288,9 +289,13 @@ class KillShot(EngineBase):
             values = piece.component.values
             c = index[piece.deck.id]
             if "hunt" in values:
-                number = int(values["hunt"])
+                number = whole_number(piece.component, "hunt", 1)
                 if number not in numbers:
-                    raise ValueError(f"{piece.id}: hunt number {number} is not in {numbers}")
+                    raise DataError(
+                        f"{piece.id}: hunt number {number} is not in {numbers}",
+                        piece.component.id,
+                        "hunt",
+                    )
                 k = c * self.symbols + numbers.index(number)
             elif values.get("special") in SPECIAL_IDS:
                 sp = SPECIAL_IDS[str(values["special"])]
@@ -299,7 +304,7 @@ class KillShot(EngineBase):
                 raise ValueError(f"{piece.id}: a tactics card needs 'hunt' or a known 'special'")
             counts[k] += piece.count
             self.piece_ids[k] = piece.id
-            self.points_of[k] = int(values.get("points", 0))
+            self.points_of[k] = whole_number(piece.component, "points", 0, default=0)
             self.card_names[k] = Bilingual(piece.component.name.ja, piece.component.name.en)
         self.colour_cards: tuple[tuple[int, ...], ...] = tuple(
             tuple(
@@ -320,13 +325,13 @@ class KillShot(EngineBase):
                     Terrorist(
                         piece.component.id,
                         Bilingual(piece.component.name.ja, piece.component.name.en),
-                        int(values["points"]),
+                        whole_number(piece.component, "points", 0),
                         str(values["ability"]),
-                        int(values.get("kill_shots_to_end", 1)),
-                        int(values.get("hand_size_change", 0)),
-                        int(values.get("hand_limit_change", 0)),
-                        int(values.get("extra_cards", 0)),
-                        int(values.get("discard", 0)),
+                        whole_number(piece.component, "kill_shots_to_end", 1, default=1),
+                        whole_number(piece.component, "hand_size_change", None, default=0),
+                        whole_number(piece.component, "hand_limit_change", None, default=0),
+                        whole_number(piece.component, "extra_cards", 0, default=0),
+                        whole_number(piece.component, "discard", 0, default=0),
                     )
                 )
         known = {

@@ -69,6 +69,7 @@ class Squares2(EngineBase):
         effects: Mapping[str, ContinuousEffect] | None = None,
     ) -> None:
         params = self._load_rules(game, version, options)
+        game = game.at(self._version)  # that rule version's pieces
         board = params["board"]
         self.columns = int(board["columns"])
         self.rows = int(board["rows"])

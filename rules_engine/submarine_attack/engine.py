@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from rules_engine.core import Arrangements, Diagram, EngineBase, IllegalActionError, SetupError
-from rules_engine.params import GameData
+from rules_engine.params import GameData, whole_number
 from rules_engine.submarine_attack import actions, diagrams
 from rules_engine.submarine_attack.actions import (
     OVER,
@@ -66,6 +66,7 @@ class SubmarineAttack(EngineBase):
         options: Mapping[str, object] | None = None,
     ) -> None:
         params = self._load_rules(game, version, options)
+        game = game.at(self._version)  # that rule version's pieces
         self.columns = int(params["columns"])
         self.faces = int(params["dice_faces"])
         self.transports_placed = int(params["transports_placed"])
@@ -114,8 +115,7 @@ class SubmarineAttack(EngineBase):
                 f"rule parameter actions_per_player is {params['actions_per_player']}"
             )
         # The rulebook's diagrams draw action cards as pictures of the printed pieces: each
-        # player's piece of a component (none for a seat without a card set of its own, or
-        # for a card no printed piece shows: torpedo D of the first rules).
+        # player's piece of a component (none for a seat without a card set of its own).
         self.piece_ids: dict[tuple[str, int], str] = {}
         for piece in game.pieces:
             seat = self._player_index.get(piece.deck.id) if piece.deck else None
@@ -142,31 +142,26 @@ class SubmarineAttack(EngineBase):
     def _hand(
         self, game: GameData, deck_id: str, params: Mapping[str, Any]
     ) -> tuple[tuple[int, ...], tuple[str, ...]]:
-        """One player's transports (ship numbers) and action cards (codes), from the data."""
+        """One player's transports (ship numbers) and action cards (codes), from the data:
+        the pieces of the rule version the game was given at (an older version's counts
+        and cards are the data's, as that version states them)."""
         in_play = [str(g) for g in params.get("torpedoes_in_play", [])]
-        replaced: dict[str, ActionCard] = {}
-        for grade in in_play:
-            extra = params.get(f"torpedo_{grade.lower()}")
-            if isinstance(extra, Mapping) and "replaces" in extra:
-                replaced[str(extra["replaces"])] = ActionCard(
-                    "T" + grade, "torpedo", grade, int(extra["dice"]), 0, f"torpedo-{grade.lower()}"
-                )
-        ships: list[int] = [int(s) for s in params.get("extra_transports", [])]
+        ships: list[int] = []
         cards: list[str] = []
         for piece in game.pieces:
             if piece.deck is None or piece.deck.id != deck_id:
                 continue
             values = piece.component.values
             if "ships" in values:
-                ships.extend([int(values["ships"])] * piece.count)
+                ships.extend([whole_number(piece.component, "ships", 1)] * piece.count)
                 continue
             action = values.get("action")
             if action == "torpedo":
-                card = replaced.get(piece.component.id) or ActionCard(
+                card = ActionCard(
                     "T" + str(values["grade"]),
                     "torpedo",
                     str(values["grade"]),
-                    int(values["dice"]),
+                    whole_number(piece.component, "dice", 1),
                     0,
                     piece.component.id,
                 )
@@ -181,7 +176,7 @@ class SubmarineAttack(EngineBase):
                     "evasion",
                     str(values["grade"]),
                     0,
-                    int(values["cancel_dice"]),
+                    whole_number(piece.component, "cancel_dice"),
                     piece.component.id,
                 )
             else:

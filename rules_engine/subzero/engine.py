@@ -16,7 +16,7 @@ from itertools import combinations_with_replacement
 from typing import Any, Final
 
 from rules_engine.core import Bilingual, Diagram, EngineBase
-from rules_engine.params import GameData
+from rules_engine.params import DataError, GameData, whole_number
 from rules_engine.subzero import actions, diagrams, movement, reveal, worked_examples
 from rules_engine.subzero.actions import (
     KNOWN_ACTIONS,
@@ -68,6 +68,7 @@ class Subzero(EngineBase):
         options: Mapping[str, object] | None = None,
     ) -> None:
         params = self._load_rules(game, version, options)
+        game = game.at(self._version)  # that rule version's pieces
         opts = self._options
         n = self._player_count(game, " to ")
         # Board.
@@ -193,14 +194,15 @@ class Subzero(EngineBase):
                 continue
             values = piece.component.values
             actions = tuple(str(a) for a in values["actions"])
+            cid = piece.component.id
             for a in actions:
                 if a not in KNOWN_ACTIONS:
-                    raise ValueError(f"{piece.component.id}: unknown action {a!r}")
+                    raise DataError(f"{cid}: unknown action {a!r}", cid, "actions")
             if len(set(actions)) != len(actions) or not actions or len(actions) > 2:
-                raise ValueError(f"{piece.component.id}: one or two different actions")
-            steps = int(values.get("steps", 0))
+                raise DataError(f"{cid}: one or two different actions", cid, "actions")
+            steps = whole_number(piece.component, "steps", 0, default=0)
             if (MOVE in actions) != (steps > 0):
-                raise ValueError(f"{piece.component.id}: a MOVE card needs steps (and only it)")
+                raise DataError(f"{cid}: a MOVE card needs steps (and only it)", cid, "steps")
             cards.append(Card(piece.component.id, len(cards), actions, steps, piece.count))
             card_pieces.append(piece.id)
         if not cards:

@@ -86,6 +86,7 @@ class SusumukaModoruka(EngineBase):
         options: Mapping[str, object] | None = None,
     ) -> None:
         params = self._load_rules(game, version, options)
+        game = game.at(self._version)  # that rule version's pieces
         opts = self._options
         n = self._player_count(game)
         self.turns = _int(params["turns"], "turns")

@@ -125,7 +125,7 @@ def test_torpedo_dice_are_read_from_the_card_data(game: Game) -> None:
             )
         pieces.append(piece)
     changed = type(game)(game.folder, game.info, game.decks, pieces)
-    engine = SubmarineAttack(changed)
+    engine = SubmarineAttack(game_data(changed))
     state = engine.setup_state(
         {
             "first": "red",

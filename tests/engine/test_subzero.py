@@ -139,9 +139,9 @@ def test_a_changed_parameter_in_the_data_changes_the_rules(sz: Game) -> None:
     do(engine, state, "red roll", "blue roll")
     assert state.balls == [3, 1]
     with pytest.raises(ValueError, match=r"rules\.ending is 'survival'"):
-        Subzero(_changed(sz, ending="survival"))
+        Subzero(game_data(_changed(sz, ending="survival")))
     with pytest.raises(ValueError, match="HIT tokens in the data"):
-        Subzero(_changed(sz, hit_tokens_per_player=10))
+        Subzero(game_data(_changed(sz, hit_tokens_per_player=10)))
 
 
 def test_options_are_named_and_checked(sz: Game) -> None:

@@ -135,7 +135,7 @@ def test_a_changed_parameter_in_the_data_changes_the_rules(sm: Game) -> None:
     do(engine, state, "yellow investigate", "draw slime", "draw slime", "draw goblin")
     assert q(engine, state, "hand") == {"yellow": ["goblin", "slime", "slime"], "pink": []}
     with pytest.raises(ValueError, match="win_needs"):
-        SusumukaModoruka(_changed(sm, win_needs="greater_or_equal"))
+        SusumukaModoruka(game_data(_changed(sm, win_needs="greater_or_equal")))
 
 
 def test_options_are_named_and_checked(sm: Game) -> None:
