@@ -40,13 +40,18 @@ def whole_number(
             f"{component.id}: no value '{key}' (the engine needs it)", component.id, key
         )
     value = component.values[key]
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise DataError(
-            f"{component.id}: {key} must be a whole number, got {value!r}", component.id, key
-        )
-    if minimum is not None and value < minimum:
-        least = "a positive whole number" if minimum == 1 else f"at least {minimum}"
-        raise DataError(f"{component.id}: {key} must be {least}, got {value!r}", component.id, key)
+    if minimum is None:
+        wanted = "a whole number"
+    elif minimum == 1:
+        wanted = "a positive whole number"
+    else:
+        wanted = f"a whole number of at least {minimum}"
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or (minimum is not None and value < minimum)
+    ):
+        raise DataError(f"{component.id}: {key} must be {wanted}, got {value!r}", component.id, key)
     return value
 
 
