@@ -354,6 +354,9 @@ LIBRARIES = (
     "pydantic",
     "budoux",
     "fonttools",
+    "svglib",
+    "lxml",
+    "openpyxl",
 )
 BOOK_KINDS = ("rulebook", "player-aid", "rulebook-html", "rulebook-asset")
 _code_print: list[str] = []
@@ -365,7 +368,9 @@ def files_digest(folder: Path, skip: Callable[[Path], bool] = lambda _p: False) 
     if folder.is_dir():
         for path in sorted(p for p in folder.rglob("*") if p.is_file()):
             rel = path.relative_to(folder)
-            if "__pycache__" in rel.parts or skip(rel):
+            # an office program's lock file beside an open spreadsheet is not an input
+            lock = rel.name.startswith(("~$", ".~lock."))
+            if "__pycache__" in rel.parts or lock or skip(rel):
                 continue
             h.update(rel.as_posix().encode() + b"\0" + sha256(path.read_bytes()).encode())
     return h.hexdigest()

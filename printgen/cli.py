@@ -423,6 +423,42 @@ def check(project: Project, games: tuple[str, ...], version: str | None) -> None
     run(action)
 
 
+def _generated(name: str, default: str, what: str, summary: str) -> None:
+    """A command that writes files generated from printgen's models into a folder."""
+
+    @cli.command(name=name, help=summary)
+    @click.option(
+        "--out",
+        "out_dir",
+        type=click.Path(file_okay=False, path_type=Path),
+        help=f"Folder for {what} (default: {default}/ of the project).",
+    )
+    @click.pass_obj
+    def command(project: Project, out_dir: Path | None) -> None:
+        def action() -> None:
+            from printgen import reference
+
+            files = reference.doc_files(project.layouts) if name == "docs" else None
+            out = out_dir or project.root / default
+            reference.write_generated(out, files or reference.schema_files(), default)
+
+        run(action)
+
+
+_generated(
+    "docs",
+    "docs",
+    "the reference",
+    "Write the authoring reference (Markdown and pictures), generated from the models.",
+)
+_generated(
+    "schema",
+    "schemas",
+    "the JSON Schemas",
+    "Write a JSON Schema for every kind of YAML file (editor completion and checks).",
+)
+
+
 def loop_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """The options of `watch` and `preview` (a subset of `build`'s)."""
     for option in reversed(
@@ -508,7 +544,7 @@ def preview(
         names, opts = loop_setup(project, games, paper, lang, no_rulebook, draft)
         out_dir.mkdir(parents=True, exist_ok=True)
         try:
-            server = serve(out_dir, port)
+            server = serve(out_dir, port, project.root / "docs")
         except OSError as exc:
             raise PrintgenError(
                 f"cannot serve on 127.0.0.1:{port}: {exc.strerror or exc}; "
@@ -522,6 +558,33 @@ def preview(
             click.echo("stopped")
         finally:
             server.shutdown()
+
+    run(action)
+
+
+@cli.command(name="new")
+@click.argument("game")
+@click.option("--players", default="2-4", show_default=True, help="N, or MIN-MAX.")
+@click.option(
+    "--card-size",
+    default="poker",
+    show_default=True,
+    help="A size of layouts/presets.yaml (poker, bridge, mini, tarot).",
+)
+@click.option("--date", default="", metavar="YYYY-MM-DD", help="Of rule version 1 (today).")
+@click.pass_obj
+def new_cmd(project: Project, game: str, players: str, card_size: str, date: str) -> None:
+    """Start GAME: a deck with a back, a board, tokens, their layouts, a bilingual rulebook
+    and a README, which build at once. Never overwrites."""
+
+    def action() -> None:
+        from printgen.skeleton import NewGame, new_game, parse_players
+
+        request = NewGame(game, parse_players(players), card_size, date)
+        for path in new_game(project.root, request):
+            click.echo(f"wrote {display_path(path)}")
+        root = "" if project.root.resolve() == Path.cwd().resolve() else f"--root {project.root} "
+        click.echo(f"next: printgen {root}build {game}    # then printgen {root}preview {game}")
 
     run(action)
 

@@ -34,9 +34,15 @@ from rules_engine.registry import engine_for
 
 class StepSpec(Strict):
     do: str | list[str] | None = None
+    """The move(s) played, in the game's notation (`roll 3 3 5 6`); a list is told as one step."""
     exhaust: Literal["chance"] | None = None
+    """`chance`: check every outcome of this chance step (and every choice after it) instead of
+    playing one."""
     say: Text
+    """The narrative the rulebook prints for this step, in both languages."""
     expect: dict[str, Any] | None = None
+    """Facts that must hold after the step (the engine's query names: `{sunk: {blue: [3]}}`);
+    compared exactly."""
 
     @model_validator(mode="after")
     def _one_kind(self) -> StepSpec:
@@ -47,12 +53,19 @@ class StepSpec(Strict):
 
 class ExampleSpec(Strict):
     title: Text
+    """The example's title in both languages."""
     about: Text | None = None
+    """An introduction printed before the steps, in both languages (optional)."""
     version: str | None = None
+    """The rule version the example is played at (`"1.1"`); default: the current one."""
     options: dict[str, Any] = Field(default_factory=dict)
+    """Rule options this reading needs (`{five_or_more: miss}`); default: each option's default."""
     setup: dict[str, Any] = Field(default_factory=dict)
+    """The starting position, in the game engine's own setup keys."""
     steps: list[StepSpec] = Field(default_factory=list)
+    """The moves, in order, each with its narrative and the facts after it."""
     expect: dict[str, Any] | None = None
+    """Facts that must hold after the last step."""
 
 
 @dataclass(frozen=True)

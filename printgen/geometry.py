@@ -93,6 +93,13 @@ class SafeZoneReport:
 
     # (the field's place, its name, how deep it reaches in mm) -> the pieces it is on
     found: dict[tuple[str, str, str], list[str]] = field(default_factory=dict)
+    # raster images printed under 300 DPI: (the image element's place, the image, its DPI)
+    # -> the pieces it is on
+    low_dpi: dict[tuple[str, str, int], list[str]] = field(default_factory=dict)
+
+    def add_dpi(self, where: Location | None, image: str, dpi: float, piece: str) -> None:
+        key = (str(where) if where else "", image, round(dpi))
+        self.low_dpi.setdefault(key, []).append(piece)
 
     def add(self, where: Location | None, field_name: str, depth: float, piece: str) -> None:
         key = (str(where) if where else "", field_name, f"{depth:.1f}")
@@ -107,6 +114,14 @@ class SafeZoneReport:
             out.append(
                 f"{at}text of {field_name} reaches {depth} mm into the safe margin "
                 f"({unique[0]}{more}): a cut that wanders may clip it; move it inward"
+            )
+        for (where, image, dpi), pieces in sorted(self.low_dpi.items()):
+            unique = list(dict.fromkeys(pieces))
+            more = f" and {len(unique) - 1} more" if len(unique) > 1 else ""
+            at = f"{where}: " if where else ""
+            out.append(
+                f"{at}image {image} prints at {dpi} DPI, under 300 ({unique[0]}{more}): it "
+                "will look soft; use an image with more pixels (300 DPI at its printed size)"
             )
         return out
 

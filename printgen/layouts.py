@@ -10,6 +10,7 @@ template (`"{{ values.dice }}"`) evaluated per card.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Literal
@@ -52,7 +53,7 @@ Size = Annotated[tuple[Length, Length], AfterValidator(_positive_size)]
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
 
 class Element(Strict):
@@ -69,33 +70,73 @@ class Element(Strict):
     """
 
     id: str | None = None
+    """A name for the element; a layout that `extends` this one changes the element by giving the
+    same id (or drops it with `remove`)."""
     type: Literal["rect", "ellipse", "line", "polygon", "text", "icon", "image"] | None = None
+    """What to draw: rect, ellipse, line, polygon, text, icon or image. Needed unless the id names
+    a parent's element."""
     when: str | None = None
+    """A template: the element is drawn only when it gives something other than empty, false, 0,
+    none or no (`"{{ values.dice > 4 }}"`)."""
     box: BoxSpec = "trim"
+    """Where it is drawn: `trim` (the default: the card's edge), `bleed`, `safe`, or `[x, y, width,
+    height]` from the top-left of the trim (`[4mm, 10mm, 55mm, 20mm]`; negative x/y count from
+    the right/bottom edge). Each may be a share of the card: `[5%, 5%, 90%, 20%]` (x and width
+    of its width, y and height of its height), so one layout fits several card sizes."""
     points: list[list[Scalar]] | None = None
+    """line, polygon: the points `[[x, y], ...]`, relative to the box's top-left (lengths, mm by
+    default, or shares of the box: `[[0, 0], [100%, 0], [50%, 100%]]`)."""
     fill: str | None = None
+    """Fill colour: `#rrggbb`, a CSS name or a name from the layout's `colours`; none: no fill (may
+    be a template)."""
     stroke: str | None = None
+    """Outline colour (as `fill`); none: no outline."""
     stroke_width: Scalar = "0.3mm"
+    """Outline width, a length (default `0.3mm`)."""
     radius: Scalar = 0
+    """rect: corner radius, a length or a share of the box's shorter side (`10%`; default 0:
+    square corners)."""
     dash: list[float] | None = None
+    """rect, line, polygon: a dashed outline, dash and gap lengths in mm (`[2, 1]`)."""
     text: str | None = None
+    """text: what to print, a template (`"{{ t(name) }}"`); `:dice:` puts the icon `dice` in the
+    line, a line break starts a new line."""
     font: str = "regular"
+    """text: a font role of the layout's `fonts` (`regular`, `bold`) or a key of
+    layouts/fonts.yaml; default `regular`."""
     size: Scalar = "9pt"
+    """text: the font size wanted (default `9pt`); text that does not fit shrinks in half points
+    down to `min_size`."""
     min_size: Scalar | None = None
+    """text: the smallest size the text may shrink to (never under its role's floor)."""
     role: Literal["body", "secondary"] = Field(
         "body",
         description="body: text read to play (at least 7 pt); secondary: footers, labels, "
         "captions and reminders (at least 6 pt)",
     )
     leading: float = 1.2
+    """text: line pitch in font sizes, from 1.15 to 5 (default 1.2)."""
     align: Literal["left", "center", "right"] = "left"
+    """Horizontal alignment: left (default), center or right; a centred repeated shape is centred
+    as a row."""
     valign: Literal["top", "middle", "bottom"] = "top"
+    """text: vertical alignment in the box: top (default), middle or bottom."""
     colour: str = "#000000"
+    """text, icon: the ink colour (default `#000000`)."""
     icon: str | None = None
+    """icon: the icon's name from icons.yaml (may be a template: `"{{ values.action }}"`)."""
     image: str | None = None
+    """image: a PNG or JPEG file, looked up in the game's folder, then in layouts/ (may be a
+    template)."""
     repeat: Scalar | list[Scalar] = 1
+    """Draw the element n times (`repeat: 3`, or a template) side by side, or `[cols, rows]` as a
+    grid; each copy sees `i`, `col`, `row`."""
     step: list[Scalar] | None = None
+    """The offset `[dx, dy]` between repeated copies, lengths or shares of the box (`[150%, 0]`;
+    default: the box's width, and height for a grid)."""
     each: str | None = None
+    """An expression giving a list (`values.dice_faces`): the element is drawn once per item, which
+    it sees as `item` (and `i`)."""
 
     @field_validator("dash")
     @classmethod
@@ -118,52 +159,93 @@ class LayoutString(Strict):
     """Card copy in both languages; may hold templates (`{{ values.dice }}`)."""
 
     ja: str
+    """The Japanese copy (may be a template)."""
     en: str
+    """The English copy (may be a template)."""
 
 
 class LayoutFile(Strict):
     extends: str | None = None
+    """The layout this one builds on (`base/card`): it inherits everything, keys given here
+    override, elements merge by `id`."""
     description: str | None = None
+    """What this layout is for (a note for designers; not printed)."""
     size: str | list[Scalar] | None = None
+    """The trim size: a preset from presets.yaml (`poker`) or `[width, height]` (`[63mm, 88mm]`)."""
+    sizes: list[str | list[Scalar]] | None = None
+    """Other sizes this layout is made for besides `size` (presets or `[width, height]`):
+    a component may state any of them (`size: mini`). A layout whose boxes are in % fits
+    them all; a component stating a size its layout is not made for is an error."""
     bleed: Margin | None = None
+    """Bleed around the trim, a length (default from presets.yaml `sheet.bleed`, 3mm); at most 100
+    mm."""
     safe: Margin | None = None
+    """Safe margin inside the trim that text should keep out of, a length (default `sheet.safe`,
+    3mm)."""
     fonts: dict[str, str] = Field(default_factory=dict)
+    """Font roles: role name to a key of layouts/fonts.yaml
+    (`{regular: gothic, bold: gothic-bold}`)."""
     colours: dict[str, str] = Field(default_factory=dict)
+    """Named colours the elements may use (`{navy: "#1b2a49"}`)."""
     strings: dict[str, LayoutString] = Field(default_factory=dict)
+    """Fixed copy in both languages, by name (`{title: {ja: ..., en: ...}}`); templates read it as
+    `s.title`."""
     remove: list[str] = Field(default_factory=list)
+    """Ids of the parent layout's elements to drop."""
     elements: list[Element] = Field(default_factory=list)
+    """What is drawn, in order (later elements on top)."""
 
 
 class FontSpec(Strict):
     file: str
+    """The TrueType font file (.ttf), relative to layouts/ (`fonts/BIZUDPGothic-Regular.ttf`)."""
     licence: str
+    """The font's licence file, relative to layouts/; fonts are vendored with their licences."""
     family: str | None = None
+    """The font family's name (optional), used by the rulebook's CSS."""
 
 
 class IconShape(Strict):
     type: Literal["rect", "ellipse", "polygon", "line"]
+    """The shape: rect, ellipse, polygon or line."""
     box: list[float] | None = None
+    """rect, ellipse: `[x, y, width, height]` in the icon's unit square (0..1, y down)."""
     points: list[list[float]] | None = None
+    """polygon, line: `[[x, y], ...]` in the unit square."""
     fill: str | None = None
+    """Fill colour; `current`: the surrounding text or element colour."""
     stroke: str | None = None
+    """Outline colour; `current`: the surrounding colour."""
     stroke_width: float = 0.0
+    """Outline width in units of the icon's size (0.08: 8% of it); default 0."""
     radius: float = 0.0
+    """rect: corner radius in units of the icon's size; default 0."""
 
 
 class SheetSettings(Strict):
     margin: Margin = 5.0
+    """Nothing is printed closer to the paper edge than this, a length (default 5mm)."""
     mark_length: Margin = 2.0
+    """Room kept outside the trim for crop marks, a length (default 2mm)."""
     mark_width_pt: Annotated[float, Field(gt=0, le=5)] = 0.25
+    """Crop mark line width in points (default 0.25, at most 5)."""
     band: Margin = 5.0
+    """Height of the band holding the instruction line and scale bar, a length (default 5mm)."""
     bleed: Margin = 3.0
+    """Default bleed of a layout, a length (default 3mm)."""
     safe: Margin = 3.0
+    """Default safe margin of a layout, a length (default 3mm)."""
     scale_bar: Annotated[Length, Field(gt=0, le=200)] = 50.0
+    """Length of the scale bar printed to check the print scale (default 50mm)."""
 
 
 class PresetsFile(Strict):
     sizes: dict[str, Size]
+    """Named piece sizes: `name: [width, height]` (`poker: [63mm, 88mm]`)."""
     papers: dict[str, Size]
+    """Named paper sizes: `name: [width, height]` (`a4: [210mm, 297mm]`)."""
     sheet: SheetSettings = SheetSettings()
+    """Settings of the print sheets: margins, crop marks, default bleed and safe zone."""
 
 
 @dataclass(frozen=True)
@@ -188,6 +270,7 @@ class Layout:
     places: dict[int, Location] = field(default_factory=dict)
     where: Location | None = None
     own_size: str | list[Scalar] | None = None  # the size this layout's own file states
+    sizes: list[str | list[Scalar]] = field(default_factory=list)  # others it is made for
     size_where: Location | None = None  # where the size in force is written
     bleed_where: Location | None = None  # where the bleed in force is written
     # id(element) -> its keys' places (a merged element keeps its parent's for keys it
@@ -212,8 +295,16 @@ class LayoutLibrary:
     fonts: dict[str, Font]
     icons: dict[str, list[IconShape]]
     files: dict[str, Path]
+    # SVG icons by name: "" the shared ones (layouts/icons/*.svg), else a game's own
+    # (layouts/<game>/icons/*.svg), which shadow shared icons of the same name
+    svg_icons: dict[str, dict[str, Path]] = field(default_factory=dict)
     _parsed: dict[str, tuple[LayoutFile, Document]] = field(default_factory=dict)
     _resolved: dict[str, Layout] = field(default_factory=dict)
+
+    def icons_for(self, game_id: str) -> dict[str, list[IconShape] | Path]:
+        """The icons a game's faces may use: icons.yaml, then the shared SVG icons, then
+        the game's own SVG icons (a later one shadows an earlier one of the same name)."""
+        return {**self.icons, **self.svg_icons.get("", {}), **self.svg_icons.get(game_id, {})}
 
     def parsed(self, name: str) -> tuple[LayoutFile, Document]:
         """A layout file, read and validated the first time a piece needs it."""
@@ -283,6 +374,7 @@ class LayoutLibrary:
             places=places,
             where=here,
             own_size=spec.size,
+            sizes=list(spec.sizes) if spec.sizes is not None else base.sizes,
             size_where=doc.where(("size",)) if spec.size is not None else base.size_where,
             bleed_where=doc.where(("bleed",)) if spec.bleed is not None else base.bleed_where,
             field_places=field_places,
@@ -398,9 +490,27 @@ def load_library(root: Path) -> LayoutLibrary:
         rel = path.relative_to(root)
         if len(rel.parts) >= 2 and rel.parts[0] != "rulebook":
             files[rel.with_suffix("").as_posix()] = path
+    svg_icons: dict[str, dict[str, Path]] = {}
+    for path in sorted(root.glob("icons/*.svg")) + sorted(root.glob("*/icons/*.svg")):
+        try:
+            check_inside(path, [root], Location(path, 1, 1), "icon file")
+        except PrintgenError as exc:
+            errors.append(exc)
+            continue
+        if not re.fullmatch(r"[a-z0-9-]+", path.stem):
+            errors.append(
+                PrintgenError(
+                    f"icon file {path.name}: name SVG icons with lower-case letters, digits "
+                    "and '-' only (the name is what :name: in text uses)",
+                    Location(path, 1, 1),
+                )
+            )
+            continue
+        rel = path.relative_to(root)
+        svg_icons.setdefault("" if len(rel.parts) == 2 else rel.parts[0], {})[path.stem] = path
     if errors:
         raise ErrorList(errors)
-    return LayoutLibrary(root, presets, fonts, icons, files)
+    return LayoutLibrary(root, presets, fonts, icons, files, svg_icons)
 
 
 def _mapping(doc: Document, what: str) -> dict[str, object]:

@@ -19,6 +19,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validat
 
 from printgen.errors import ErrorList, Location, PrintgenError
 from printgen.source import Document, load_yaml, validate
+from printgen.tables import Table, read_table
 from printgen.units import Length
 
 COMPONENT_KINDS = ("card", "tile", "token", "pawn", "marker", "board", "mat")
@@ -51,14 +52,16 @@ Identifier = Annotated[str, AfterValidator(_identifier)]
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
 
 class Text(Strict):
     """A text in both languages."""
 
     ja: str
+    """The Japanese text."""
     en: str
+    """The English text."""
 
     def __getitem__(self, lang: str) -> str:
         return self.ja if lang == "ja" else self.en
@@ -66,9 +69,13 @@ class Text(Strict):
 
 class Players(Strict):
     min: PositiveInt
+    """The fewest players the game is for (a whole number, 1 or more)."""
     max: PositiveInt
+    """The most players the game is for (at least `min`)."""
     best: PositiveInt | None = None
+    """The best number of players, if the designer says so (optional)."""
     note: Text | None = None
+    """A remark on the player count in both languages (optional), e.g. a variant for 5."""
 
     @model_validator(mode="after")
     def _ordered(self) -> Players:
@@ -82,7 +89,11 @@ class ComponentChange(Strict):
     version) and printed values."""
 
     count: Count | None = None
+    """Copies of the component at this version (0: not in the game then); omit to leave the count
+    as it was."""
     values: dict[str, Any] = Field(default_factory=dict)
+    """Printed values of the component at this version, by name (`{dice: 5}`); only those given
+    change."""
 
     def stated(self) -> dict[str, Any]:
         """{"count": n, "values.dice": 2, ...}: each thing stated, as one key."""
@@ -95,12 +106,20 @@ class RuleVersion(Strict):
     from the version before (the first states the values later ones change)."""
 
     id: str
+    """The version's name, as printed in the rulebook (`"1.1"`, `old-2014`); quote numbers."""
     date: str
+    """When this version was published, `"YYYY-MM-DD"`."""
     changes: Text
+    """What changed from the version before, in both languages (printed in the rulebook's history).
+    """
     params: dict[str, Any] = Field(default_factory=dict)
+    """Rule parameters (keys of `rules:`) this version sets, with their values then."""
     components: dict[str, ComponentChange] = Field(default_factory=dict)
+    """Component counts and values this version sets, by component id."""
     source: Source = "stated"
+    """`stated` (written in the original rules, the default) or `reconstructed` (inferred)."""
     note: Text | None = None
+    """A remark on this version in both languages (optional)."""
 
 
 OptionValue = str | int | bool
@@ -129,10 +148,16 @@ class OptionSpec(Strict):
     """
 
     name: str
+    """The option's name, used by worked examples' `options:` (`five_or_more`)."""
     default: OptionValue
+    """The value used when nothing says otherwise; one of `allowed`."""
     allowed: list[OptionValue]
+    """The values the option may take (text, whole numbers or true/false)."""
     explain: Text
+    """The question the rules leave open, in both languages (printed under Clarifications)."""
     choices: dict[str, Text] = Field(default_factory=dict)
+    """What each allowed value means, in both languages, keyed by the value written as text
+    (`true`, `2`, `miss`)."""
 
     @field_validator("choices", mode="before")
     @classmethod
@@ -169,29 +194,58 @@ class Deck(Strict):
     """A group of components sharing a back (a player's set, an item deck...)."""
 
     id: Identifier
+    """The deck's id: lower-case letters, digits and '-' (`red`, `dungeon`); components name it in
+    `deck:`/`decks:`."""
     name: Text
+    """The deck's name in both languages."""
     back: str | None = None
+    """The layout of the back every card of the deck shares (`kill-shot/tactics-back`); none:
+    single-sided."""
     colour: str = "#333333"
+    """The deck's colour (`#rrggbb` or a CSS name), default `#333333`; layouts read it as
+    `deck.colour`."""
     values: dict[str, Any] = Field(default_factory=dict)
+    """Values shared by every component of the deck (`{player: red}`); a component's own values
+    win. Layouts read them as `values.*` or `deck_values.*`."""
 
 
 class Component(Strict):
     """One kind of physical piece; `count` copies of it are printed (per deck)."""
 
     id: Identifier
+    """The component's id: lower-case letters, digits and '-' (`torpedo-a`); unique in the game."""
     kind: ComponentKind
+    """What it is: card, tile, token, pawn, marker, board or mat."""
     name: Text
+    """The component's name in both languages (templates: `name`)."""
     count: Count = 1  # 0: not in the rules now (a rule version may give it copies)
+    """Copies printed (per deck with `decks:`), default 1; 0: not in the rules now (a rule version
+    may give it copies)."""
     layout: str
+    """The layout of its face: a path under layouts/ without .yaml (`submarine-attack/torpedo`)."""
     back: str | None = None
+    """The layout of its back; default: its deck's back; `none`: single-sided even in a deck with a
+    back."""
     size: str | tuple[Length, Length] | None = None
+    """Its trim size: a preset from presets.yaml (`poker`, `mini`) or `[width, height]` (`[63mm,
+    88mm]`; a bare number is mm). Default: the layout's size."""
     deck: str | None = None
+    """The deck it belongs to (one deck id)."""
     decks: list[str] | None = None
+    """One copy set per deck (a player's colour each): the piece id becomes `<id>-<deck>`. Give
+    `deck` or `decks`, not both."""
     values: dict[str, Any] = Field(default_factory=dict)
+    """Printed values by name (`{dice: 5, grade: A}`); layouts read them as `values.dice`."""
     text: Text | None = None
+    """The card's rules text in both languages (may use templates: `{{ values.dice }}`); layouts
+    read it as `text`."""
     cut: Literal["rect", "circle"] = "rect"
+    """The cut outline: `rect` (default) or `circle` (round tokens)."""
     source: Source = "stated"
+    """`stated` (as in the original, the default) or `reconstructed` (values inferred, not stated).
+    """
     note: Text | None = None
+    """A remark in both languages (optional), e.g. where a reconstructed value comes from."""
 
     @model_validator(mode="after")
     def _one_deck_form(self) -> Component:
@@ -202,7 +256,12 @@ class Component(Strict):
 
 class ComponentFile(Strict):
     decks: list[Deck] = Field(default_factory=list)
+    """The decks this file defines (each a group of components sharing a back)."""
     components: list[Component] = Field(default_factory=list)
+    """The components this file defines."""
+    tables: list[Table] = Field(default_factory=list)
+    """Card lists in CSV or XLSX files: each data row becomes a component (`file`, `columns`:
+    header -> key, and what every row shares: `kind`, `layout`, `deck`...)."""
 
 
 HARD_LIMIT = 100_000
@@ -222,25 +281,43 @@ class Limits(Strict):
     A real large game raises these in game.yaml (`limits: {copies: 2000}`)."""
 
     copies: Limit = 1_000  # copies of one component (per deck)
+    """Most copies one component may have (per deck), default 1000."""
     pieces: Limit = 5_000  # printed pieces of the whole game
+    """Most printed pieces of the whole game, default 5000."""
     repeat: Limit = 1_000  # instances one layout element draws on a face (repeat, each)
+    """Most instances one layout element may draw on a face (`repeat`, `each`), default 1000."""
 
 
 class GameInfo(Strict):
     id: Identifier
+    """The game's id: its folder name under components/ (lower-case letters, digits, '-')."""
     title: Text
+    """The game's title in both languages."""
     subtitle: Text | None = None
+    """A subtitle in both languages (optional)."""
     designer: Text
+    """The designer's name in both languages."""
     credits: list[Text] = Field(default_factory=list)
+    """Further credits (art, translation, ...), each in both languages."""
     players: Players
+    """The player count: `{min: 2, max: 4}` (also `best`, `note`)."""
     play_time_min: PositiveInt
+    """Playing time in minutes (a whole number)."""
     age: str | None = None
+    """The recommended age, as printed (`"10+"`)."""
     rule_version: str
+    """The rules version this data describes: the newest id of `rule_versions`."""
     rule_versions: list[RuleVersion] = Field(default_factory=list)
+    """The dated versions of the rules, oldest first; each states what it changed."""
     rules: dict[str, Any] = Field(default_factory=dict)
+    """Rule parameters by name (`{target_points: 10}`): what rulebook texts and templates quote as
+    `rules.target_points`."""
     source_note: Text | None = None
+    """Where the rules come from, in both languages (optional)."""
     options: list[OptionSpec] = Field(default_factory=list)
+    """Rule options: readings the rules leave open, made explicit (printed under Clarifications)."""
     limits: Limits = Limits()
+    """Safety limits on counts: `{copies, pieces, repeat}`; raise them for a large game."""
 
     @model_validator(mode="after")
     def _version_known(self) -> GameInfo:
@@ -611,6 +688,16 @@ def load_game(folder: Path) -> Game:
             decks[deck.id] = deck
             deck_places[deck.id] = doc.where(("decks", i, "values"))
         entries.extend((c, doc, i) for i, c in enumerate(parsed.components))
+        for t, table in enumerate(parsed.tables):  # rows become components placed at cells
+            try:
+                rows = read_table(table, folder, doc, ("tables", t))
+                entries.extend(
+                    (c, rows, i) for i, c in enumerate(validate(ComponentFile, rows).components)
+                )
+            except ErrorList as exc:
+                errors.extend(exc.errors)
+            except PrintgenError as exc:
+                errors.append(exc)
     pieces: list[Piece] = []
     seen: set[str] = set()
     limits = info.limits

@@ -67,7 +67,21 @@ class Picture:
     digest: str = ""  # the image's content: what the drawing's name depends on
 
 
-Op = Rect | Ellipse | Polygon | TextRun | Picture
+@dataclass(frozen=True, slots=True)
+class Vector:
+    """An SVG file drawn into the box (already fitted to its proportions): vectors in the
+    PDF, rasterised in PNGs (see printgen.svg)."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    path: Path = field(repr=False)  # a checked SVG file
+    digest: str = ""  # the file's content (and the ink of its currentColor)
+    ink: str | None = None  # what currentColor is drawn in (None: the file's own colour)
+
+
+Op = Rect | Ellipse | Polygon | TextRun | Picture | Vector
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,10 +5,11 @@ from __future__ import annotations
 import hashlib
 
 from reportlab.lib.colors import HexColor
+from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
-from printgen import fonts
-from printgen.ops import Ellipse, Face, Op, Picture, Polygon, Rect, TextRun
+from printgen import fonts, svg
+from printgen.ops import Ellipse, Face, Op, Picture, Polygon, Rect, TextRun, Vector
 from printgen.units import PT_PER_MM as mm
 
 
@@ -29,6 +30,10 @@ def draw_ops(c: Canvas, ops: tuple[Op, ...], left: float, top: float) -> None:
             continue
         if isinstance(op, Picture):
             c.drawImage(str(op.path), px(op.x), py(op.y + op.h), op.w * mm, op.h * mm, mask="auto")
+            continue
+        if isinstance(op, Vector):
+            drawing = svg.load_svg(op.path, None, op.ink)
+            svg.draw_pdf(c, drawing, px(op.x), py(op.y + op.h), op.w * mm, op.h * mm)
             continue
         fill, stroke = op.fill, op.stroke
         if fill:
@@ -93,8 +98,28 @@ def ensure_form(c: Canvas, face: Face, made: set[str]) -> str:
         c.beginForm(name, 0, 0, (face.width + 2 * b) * mm, (face.height + 2 * b) * mm)
         draw_ops(c, face.ops, b, face.height + b)
         c.endForm()
+        _keep_transparency(c, name)
         made.add(name)
     return name
+
+
+def _keep_transparency(c: Canvas, name: str) -> None:
+    """reportlab gives a form XObject no ExtGState resources, so transparency drawn in a
+    form (an SVG's fill-opacity) would name graphics states the form does not have: give
+    the form its resources, with them. Forms without transparency are left as they are."""
+    form = c._doc.idToObject.get(pdfdoc.xObjectName(name))
+    if form is None or not getattr(form, "ExtGState", None) or form.Resources:
+        return
+    resources = pdfdoc.PDFResourceDictionary()
+    resources.basicFonts()
+    if form.hasImages:
+        resources.allProcs()
+    else:
+        resources.basicProcs()
+    if form.XObjects:
+        resources.XObject = form.XObjects
+    resources.ExtGState = form.ExtGState
+    form.Resources = resources
 
 
 def place_form(

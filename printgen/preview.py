@@ -647,6 +647,7 @@ ul.games li { background: var(--card); border: 1px solid var(--line); border-rad
 _INDEX = r"""{% extends "base.html" %}
 {% block body %}
 <header><h1>printgen preview</h1><span class="muted">{{ out_root }}</span>
+<a href="/help/">Authoring reference</a>
 <span class="live">reloads after each build</span></header>
 <main>
 {% if not games %}
@@ -872,6 +873,7 @@ class _HTTPServer(ThreadingHTTPServer):
     def __init__(self, out_root: Path, port: int) -> None:
         self.out_root = out_root
         self.ui_font = _UI_FONT if _UI_FONT.is_file() else None
+        self.docs_root: Path | None = None  # the reference served at /help/
         super().__init__((HOST, port), _Handler)
 
     def server_bind(self) -> None:
@@ -966,6 +968,8 @@ class _Handler(BaseHTTPRequestHandler):
                     self._not_found()
                 else:
                     self._file(target, cache="no-store")
+            case ["help", *rest] if self._server.docs_root is not None:
+                self._help("/".join(rest))
             case ["_preview", "ui-font.ttf"] if self._server.ui_font:
                 self._file(self._server.ui_font, cache="max-age=86400")
             case _:
@@ -1012,6 +1016,18 @@ class _Handler(BaseHTTPRequestHandler):
             html.encode("utf-8"),
             {"Content-Security-Policy": csp},
         )
+
+    def _help(self, name: str) -> None:
+        """The authoring reference (docs/), its Markdown pages as HTML."""
+        from printgen.reference import help_file
+
+        docs = self._server.docs_root
+        found = help_file(docs, name) if docs is not None else None
+        if found is None:
+            self._not_found()
+            return
+        csp = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'"
+        self._send(HTTPStatus.OK, found[0], found[1], {"Content-Security-Policy": csp})
 
     def _index(self) -> None:
         out_root = self._server.out_root
@@ -1128,9 +1144,12 @@ class PreviewServer:
     port: int
     out_root: Path
 
-    def __init__(self, out_root: Path, port: int = DEFAULT_PORT) -> None:
+    def __init__(
+        self, out_root: Path, port: int = DEFAULT_PORT, docs_root: Path | None = None
+    ) -> None:
         self.out_root = Path(out_root)
         self._httpd = _HTTPServer(self.out_root, port)
+        self._httpd.docs_root = docs_root
         self.port = int(self._httpd.socket.getsockname()[1])
         self.url = f"http://{HOST}:{self.port}/"
         self._thread: threading.Thread | None = None
@@ -1174,9 +1193,10 @@ class PreviewServer:
         self.shutdown()
 
 
-def serve(out_root: Path, port: int = DEFAULT_PORT) -> PreviewServer:
+def serve(out_root: Path, port: int = DEFAULT_PORT, docs_root: Path | None = None) -> PreviewServer:
     """Bind 127.0.0.1:`port` (0: any free port), start serving `out_root` in a daemon
-    thread and return the running server (its `url` to open, `shutdown()` to stop)."""
-    server = PreviewServer(out_root, port)
+    thread and return the running server (its `url` to open, `shutdown()` to stop); with
+    `docs_root`, the authoring reference at /help/."""
+    server = PreviewServer(out_root, port, docs_root)
     server.start()
     return server

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from PIL import Image, ImageColor, ImageDraw
 
-from printgen import fonts
-from printgen.ops import Ellipse, Face, Op, Picture, Polygon, Rect, TextRun
+from printgen import fonts, svg
+from printgen.ops import Ellipse, Face, Op, Picture, Polygon, Rect, TextRun, Vector
 
 
 def pixel_size(face: Face, dpi: int) -> tuple[int, int]:
@@ -82,6 +82,10 @@ def paint(image: Image.Image, ops: tuple[Op, ...] | list[Op], dpi: int, bleed: f
                 pic = src.convert("RGBA").resize((w, h), Image.Resampling.LANCZOS)
                 x0, y0 = p(op.x, op.y)
                 image.paste(pic, (round(x0), round(y0)), pic)
+        elif isinstance(op, Vector):
+            x0, y0 = p(op.x, op.y)
+            drawing = svg.load_svg(op.path, None, op.ink)
+            svg.paint_svg(image, drawing, x0, y0, op.w * scale, op.h * scale)
         elif isinstance(op, Rect) and op.dash and op.stroke:
             x0, y0 = p(op.x, op.y)
             x1, y1 = p(op.x + op.w, op.y + op.h)

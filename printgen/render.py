@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from printgen import fonts
+from printgen import fonts, svg
 from printgen.errors import Location, PrintgenError
 from printgen.files import check_image, project_file
 from printgen.geometry import (
@@ -21,7 +21,7 @@ from printgen.geometry import (
 )
 from printgen.layouts import Element, IconShape, Layout, LayoutLibrary, Scalar, colour
 from printgen.model import Game, Piece, Text
-from printgen.ops import Ellipse, Face, Op, Picture, Polygon, Rect, TextRun
+from printgen.ops import Ellipse, Face, Op, Picture, Polygon, Rect, TextRun, Vector
 from printgen.templating import (
     RULES_ORIGIN,
     Origin,
@@ -40,6 +40,7 @@ LANG_CHOICES = ("ja", "en", "both")
 FLOOR_PT = {"body": 7.0, "secondary": 6.0}
 MAX_FIELD_TEXT = 5_000  # characters in one text field of a piece
 MAX_FONT_PT = 400.0
+MIN_IMAGE_DPI = 300  # a raster image printed at fewer pixels per inch looks soft: a warning
 
 
 def pick(value: Any, lang: str) -> str:
@@ -92,20 +93,27 @@ def face_layout(lib: LayoutLibrary, req: FaceRequest) -> tuple[str, Location]:
 
 
 def piece_size(lib: LayoutLibrary, piece: Piece) -> tuple[float, float]:
-    """The trim size of a piece: its own `size`, else its layout's. When both are given
-    they must agree (a size written twice that differs is a mistake in one of them)."""
+    """The trim size of a piece: its own `size`, else its layout's. A size the component
+    states must be one the layout is made for (its `size` or one of its `sizes`, its own
+    or inherited): a size written twice that differs is a mistake in one of them."""
     layout = lib.layout(piece.component.layout, piece.where)
     comp = piece.component
     where = piece.place("size") if comp.size is not None else layout.size_where or layout.where
     size = lib.size_of(comp.size if comp.size is not None else layout.size, where)
     check_size(*size, where, f"component {piece.id}:")
-    if comp.size is not None and layout.own_size is not None:
-        own = lib.size_of(layout.own_size, layout.where)
-        if any(abs(a - b) > EPSILON for a, b in zip(size, own, strict=True)):
+    if comp.size is not None and layout.size is not None:
+        at = layout.size_where or layout.where
+        made_for = [lib.size_of(s, at) for s in [layout.size, *layout.sizes]]
+        if not any(
+            all(abs(a - b) <= EPSILON for a, b in zip(size, other, strict=True))
+            for other in made_for
+        ):
+            listed = ", ".join(f"{w:g} x {h:g} mm" for w, h in made_for)
             raise PrintgenError(
                 f"component {piece.id} is {size[0]:g} x {size[1]:g} mm but its layout "
-                f"{layout.name} says {own[0]:g} x {own[1]:g} mm (at {layout.where}): give the "
-                "size once, on the layout or on the component, or make them equal",
+                f"{layout.name} is made for {listed} (at {at}): leave out the component's "
+                "size to take the layout's, or add this size to the layout's sizes: [...] "
+                "(with its boxes in % it fits every size it lists)",
                 piece.place("size"),
             )
     return size
@@ -198,6 +206,7 @@ class _FaceDrawer:
         self.report: SafeZoneReport | None = None
         self.fields: list[FieldText] | None = None
         self.limit = game.info.limits.repeat
+        self.icons = lib.icons_for(game.id)  # the game's own SVG icons shadow shared ones
         ctx["s"] = _Strings(self)
 
     def about(self, what: str) -> str:
@@ -213,10 +222,11 @@ class _FaceDrawer:
             return render_field(raw, self.ctx, here, self.about(what))
         return raw
 
-    def length(self, raw: Any, what: str) -> float:
+    def length(self, raw: Any, what: str, of: float | None = None) -> float:
+        """A length of the layout in mm; with `of`, a share in % of it is allowed too."""
         value = self.value(raw, what)
         try:
-            return parse_length(value)
+            return parse_length(value, of)
         except ValueError as exc:
             here = self.layout.field_where(self.element_now, what)
             raise PrintgenError(f"{self.layout.name}: {what} {exc}", here) from None
@@ -239,8 +249,11 @@ class _FaceDrawer:
             raise PrintgenError(
                 f"{self.layout.name}: box must be [x, y, width, height]", self.where
             )
-        x, y, bw, bh = (self.length(v, "box") for v in spec)
-        # Negative x/y count from the right/bottom trim edge.
+        # Lengths in mm, or in % of the card's trim width (x, width) and height (y, height):
+        # a layout in % fits cards of any size. Negative x/y count from the right/bottom edge.
+        x, y, bw, bh = (
+            self.length(v, "box", of) for v, of in zip(spec, (self.w, self.h) * 2, strict=True)
+        )
         return (self.w + x - bw if x < 0 else x, self.h + y - bh if y < 0 else y, bw, bh)
 
     def element(self, element: Element) -> None:
@@ -257,7 +270,7 @@ class _FaceDrawer:
                     f"{self.about('each')}: each must give a list, got {str(items)[:60]!r}", where
                 )
             self.check_instances(len(items), "each", where)
-            step = [self.length(v, "step") for v in element.step] if element.step else [0.0, 0.0]
+            step = self.step(element) if element.step else (0.0, 0.0)
             for i, item in enumerate(items):
                 self.instance(element, i, i, 0, {"item": item}, (i * step[0], i * step[1]))
             return
@@ -267,7 +280,7 @@ class _FaceDrawer:
         self.check_instances(n_cols * n_rows, "repeat", self.layout.field_where(element, "repeat"))
         _x, _y, bw, bh = self.box(element)
         if element.step:
-            dx, dy = (self.length(v, "step") for v in element.step)
+            dx, dy = self.step(element)
         else:
             dx, dy = bw, (bh if isinstance(raw, list) else 0.0)
         shift = (0.0, 0.0)
@@ -280,6 +293,16 @@ class _FaceDrawer:
                 self.instance(
                     element, i, col, row, {}, (shift[0] + offset[0], shift[1] + offset[1])
                 )
+
+    def step(self, element: Element) -> tuple[float, float]:
+        """The shift from one instance to the next: mm, or % of the element's box."""
+        _x, _y, bw, bh = self.box(element)
+        where = self.layout.field_where(element, "step")
+        if len(element.step or []) != 2:
+            raise PrintgenError(f"{self.about('step')}: step is [x, y], got {element.step}", where)
+        steps = zip(element.step or [], (bw, bh), strict=True)
+        dx, dy = (self.length(v, "step", of) for v, of in steps)
+        return dx, dy
 
     def count(self, raw: Scalar) -> int:
         """A repeat count: a whole number, 0 or more (it may come from a template)."""
@@ -345,7 +368,7 @@ class _FaceDrawer:
         if e.type == "rect":
             dash = tuple(e.dash) if e.dash else None
             self.ops.append(
-                Rect(x, y, w, h, fill, stroke, sw, self.length(e.radius, "radius"), dash)
+                Rect(x, y, w, h, fill, stroke, sw, self.length(e.radius, "radius", min(w, h)), dash)
             )
         elif e.type == "ellipse":
             self.ops.append(Ellipse(x, y, w, h, fill, stroke, sw))
@@ -355,8 +378,9 @@ class _FaceDrawer:
                 raise PrintgenError(
                     f"{self.layout.name}: each point is [x, y], got {e.points}", where
                 )
+            # mm from the box's corner, or % of the box's width and height
             pts = tuple(
-                (x + self.length(p[0], "points"), y + self.length(p[1], "points"))
+                (x + self.length(p[0], "points", w), y + self.length(p[1], "points", h))
                 for p in e.points or []
             )
             if len(pts) < 2:
@@ -383,23 +407,40 @@ class _FaceDrawer:
             self.text(e, x, y, w, h)
 
     def icon(self, name: str, x: float, y: float, w: float, h: float, ink: str) -> None:
-        shapes = self.lib.icons.get(name)
+        shapes = self.icons.get(name)
         if shapes is None:
-            known = ", ".join(sorted(self.lib.icons))
+            known = ", ".join(sorted(self.icons))
             raise PrintgenError(
                 f"{self.layout.name}: unknown icon '{name}' (icons: {known})", self.where
             )
-        self.ops.extend(icon_ops(shapes, x, y, w, h, ink))
+        if isinstance(shapes, list):
+            self.ops.extend(icon_ops(shapes, x, y, w, h, ink))
+            return
+        drawing = svg.load_svg(shapes, self.where, ink)
+        ink_used = ink if drawing.uses_current else None
+        self.ops.append(Vector(*svg.fit(drawing, x, y, w, h), shapes, drawing.digest, ink_used))
 
     def image(self, name: str, x: float, y: float, w: float, h: float) -> None:
         where = self.layout.field_where(self.element_now, "image")
-        path = project_file(name, [self.game.folder, self.lib.root], where, "image")
+        # the game's folder, then its own layouts folder, then the shared layouts/
+        roots = [self.game.folder, self.lib.root / self.game.id, self.lib.root]
+        path = project_file(name, roots, where, "image")
         if path is None:
             raise PrintgenError(
-                f"{self.layout.name}: image '{name}' not found in {self.game.folder.name}/ or layouts/",
+                f"{self.layout.name}: image '{name}' not found in {self.game.folder.name}/, "
+                f"layouts/{self.game.id}/ or layouts/",
                 where,
             )
+        if svg.is_svg(path):
+            drawing = svg.load_svg(path, where)
+            self.ops.append(Vector(*svg.fit(drawing, x, y, w, h), path, drawing.digest))
+            return
         checked = check_image(path, where)
+        if self.report is not None and w > 0 and h > 0:
+            # pixels per inch at the printed size (the image is stretched to its box)
+            dpi = min(checked.width / (w / 25.4), checked.height / (h / 25.4))
+            if dpi < MIN_IMAGE_DPI - 0.5:
+                self.report.add_dpi(where, name, dpi, piece_label(self.req.piece))
         self.ops.append(Picture(x, y, w, h, checked.path, checked.digest))
 
     def text(self, e: Element, x: float, y: float, w: float, h: float) -> None:
@@ -412,7 +453,7 @@ class _FaceDrawer:
                 f"{MAX_FIELD_TEXT:,} a piece's text field may hold",
                 self.layout.field_where(e, "text"),
             )
-        missing = unknown_icons(content, self.lib.icons)
+        missing = unknown_icons(content, self.icons)
         if missing:
             raise PrintgenError(
                 f"{self.layout.name}: unknown icon ':{missing[0]}:' in text", self.where
@@ -456,7 +497,7 @@ class _FaceDrawer:
                 e.valign,
                 lambda s, pt: fonts.string_width_mm(s, font_name, pt),
                 fonts.ascent_ratio(font_name),
-                self.lib.icons,
+                self.icons,
             )
         except TextDoesNotFit as exc:
             field_name = e.id or "text"

@@ -476,8 +476,9 @@ def evaluate(source: str, data: dict[str, Any]) -> Any:
 
 
 def place(where: Location | None, line: int) -> Location | None:
-    """The place of a template's line `line` inside a YAML value at `where`."""
-    if where is None or line <= 1 or not where.line:
+    """The place of a template's line `line` inside a YAML value at `where` (a spreadsheet
+    cell's lines are not its file's: the cell is the place)."""
+    if where is None or line <= 1 or not where.line or type(where) is not Location:
         return where
     return Location(where.file, where.line + line - 1, 0)
 

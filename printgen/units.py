@@ -6,34 +6,52 @@ import math
 import re
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator
+from pydantic import BeforeValidator, WithJsonSchema
 
 MM_PER_INCH = 25.4
 MM_PER_POINT = MM_PER_INCH / 72.0
 PT_PER_MM = 72.0 / MM_PER_INCH
 
-_LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(mm|cm|in|pt)?\s*$")
+_LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(mm|cm|in|pt|%)?\s*$")
 _FACTORS = {"mm": 1.0, "cm": 10.0, "in": MM_PER_INCH, "pt": MM_PER_POINT}
 
 
-def parse_length(value: Any) -> float:
-    """`3mm`, `0.25in`, `12pt`, `1.5cm` or a bare number (millimetres) -> millimetres."""
+def parse_length(value: Any, of: float | None = None) -> float:
+    """`3mm`, `0.25in`, `12pt`, `1.5cm` or a bare number (millimetres) -> millimetres;
+    `50%` is a share of `of` (the card or the element's box), where a share is allowed."""
+    wanted = "a length such as 3mm, 0.25in or 12pt" + (" or 50%" if of is not None else "")
     if isinstance(value, bool):
-        raise ValueError(f"must be a length such as 3mm, 0.25in or 12pt, got {value!r}")
+        raise ValueError(f"must be {wanted}, got {value!r}")
     if isinstance(value, int | float):
         if not math.isfinite(value) or abs(value) > 1e6:
-            raise ValueError(f"must be a length such as 3mm, 0.25in or 12pt, got {value!r}")
+            raise ValueError(f"must be {wanted}, got {value!r}")
         return float(value)
     if isinstance(value, str):
         match = _LENGTH.match(value)
+        if match and match.group(2) == "%":
+            if of is None:
+                raise ValueError(
+                    f"must be a length such as 3mm, 0.25in or 12pt, got {value!r}: a share in % "
+                    "is allowed only in a box, points, step and radius"
+                )
+            return float(match.group(1)) * of / 100.0
         if match:
             length = float(match.group(1)) * _FACTORS[match.group(2) or "mm"]
             if abs(length) <= 1e6:
                 return length
-    raise ValueError(f"must be a length such as 3mm, 0.25in or 12pt, got {value!r}")
+    raise ValueError(f"must be {wanted}, got {value!r}")
 
 
-Length = Annotated[float, BeforeValidator(parse_length)]
+# What a schema says a length is (for editors): a number of millimetres or a text with a unit.
+LENGTH_JSON_SCHEMA: dict[str, Any] = {
+    "anyOf": [
+        {"type": "number"},
+        {"type": "string", "pattern": r"^\s*-?\d+(\.\d+)?\s*(mm|cm|in|pt)?\s*$"},
+    ],
+    "description": "A length: 3mm, 1.5cm, 0.25in, 12pt, or a number (millimetres).",
+}
+
+Length = Annotated[float, BeforeValidator(parse_length), WithJsonSchema(LENGTH_JSON_SCHEMA)]
 """A pydantic field type: any accepted length, stored in millimetres."""
 
 

@@ -92,7 +92,7 @@ def watch(
         name = p.name
         if p.resolve().is_relative_to(out) or "__pycache__" in p.parts:
             return False
-        return not (name.startswith((".", "#")) or name.endswith(("~", ".swp", ".tmp")))
+        return not (name.startswith((".", "#", "~$")) or name.endswith(("~", ".swp", ".tmp")))
 
     try:
         rebuild(project, names, out_root, opts, echo)

@@ -21,13 +21,20 @@ from printgen.units import Length
 
 class SectionText(Strict):
     text: str
+    """The section's text in Markdown; may quote the game data with templates (`{{
+    rules.target_points }}`)."""
     translates: str | None = None  # fingerprint of the other language's text it translates
+    """Written by `printgen rulebook-sync`: the fingerprint of the other language's text this one
+    translates. Do not edit."""
 
 
 class Section(Strict):
     title: Text
+    """The section's heading in both languages."""
     ja: SectionText
+    """The Japanese text (`text:`, and `translates:` kept by rulebook-sync)."""
     en: SectionText
+    """The English text (`text:`, and `translates:` kept by rulebook-sync)."""
 
 
 BlockKind = Literal[
@@ -53,8 +60,11 @@ class Entry(Strict):
         None, description="setup-diagram: the example file whose setup is drawn"
     )
     caption: Text | None = None
+    """picture, setup-diagram: the caption under the picture, in both languages."""
     title: Text | None = None
+    """A heading in both languages replacing the block's default one."""
     width: Length | None = None  # of a picture, in mm (default: the column width)
+    """picture: its width, a length (default: the column width)."""
 
 
 class PrintedExample(Strict):
@@ -71,22 +81,35 @@ class Term(Strict):
     """A glossary entry: the term in both languages, what it means, where its rule is."""
 
     term: Text
+    """The term in both languages."""
     means: Text
+    """What it means, in both languages."""
     section: Identifier | None = None
+    """The id of the section where its rule is (optional; printed as a page reference)."""
 
 
 class Glossary(Strict):
     terms: list[Term]
+    """The glossary's entries, each `{term: {ja, en}, means: {ja, en}, section: id}`."""
 
 
 class Book(Strict):
     paper: Literal["a5", "a4"] = "a5"
+    """Page size of the rulebook: `a5` (default) or `a4`."""
     contents: list[Entry]
+    """The book's contents in order: each entry a written `section: <id>` (rulebook/<id>.yaml) or a
+    generated `block: <type>`."""
     quick_reference: Identifier | None = None
+    """The id of the section printed as the one-page turn summary (the `turn-summary` block and the
+    player aids)."""
     # The worked examples to print (every file in examples/ is checked either way); default all.
     examples: list[str | PrintedExample] | None = None
+    """The worked examples to print, by file name in examples/ without .yaml, or `{file, shows:
+    [section ids]}`; default: all."""
     running_title: Text | None = None
+    """The title in the page headers, in both languages (default: the game's title)."""
     labels: dict[str, Text] = Field(default_factory=dict)
+    """Headings and words the book prints replaced, by key (`{components: {ja: ..., en: ...}}`)."""
 
     def printed_examples(self) -> list[PrintedExample] | None:
         if self.examples is None:
