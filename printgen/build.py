@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from printgen.errors import ErrorList, Location, PrintgenError, display_path
-from printgen.exports import render_pngs, write_card_pdf
+from printgen.exports import FaceUse, PngFile, drawing_of, plan_pngs, render_pngs, write_card_pdf
 from printgen.files import check_inside
 from printgen.geometry import SafeZoneReport
 from printgen.imposition import Item, Page, duplex_pages, fold_pages, make_grid, tiled_pages
@@ -34,7 +34,14 @@ from printgen.render import faces_of, piece_size
 from printgen.rulebook import Rulebook, has_rulebook, load_rulebook, rulebook_html
 from printgen.rulebook.diagrams import PICTURE_SCHEME
 from printgen.rulebook.pdf import pdf_pool, render_pdf_pages
-from printgen.sheets import SheetInfo, checklist_rows_per_page, write_calibration, write_sheets
+from printgen.sheets import (
+    SheetInfo,
+    checklist_rows_per_page,
+    note_rows,
+    sheet_notes,
+    write_calibration,
+    write_sheets,
+)
 from printgen.templating import reset_budget
 
 Progress = Callable[[str, int], None]  # (step description, units of work done)
@@ -48,12 +55,14 @@ class BuildOptions:
     fold: bool = False
     offset: tuple[float, float] = (0.0, 0.0)
     png: bool = True
+    tts: bool = False  # Tabletop Simulator export in tts/ (printgen/tts.py)
     rulebooks: bool = True
     strict: bool = False
     draft: bool = False  # failing examples: rebuild the rulebooks marked DRAFT
     version: str | None = None  # an older rule version (out/<game>@<version>/)
     dpi: int = 300
     jobs: int = max(1, min(2, os.cpu_count() or 1))
+    vendors: tuple[str, ...] = ()  # print-shop presets (layouts/vendors/), see vendors.py
 
     @property
     def mode(self) -> str:
@@ -224,29 +233,39 @@ def _lang_of(r: Rendered) -> str:
 
 def impose(lib: LayoutLibrary, r: Rendered, paper: str, opts: BuildOptions) -> list[Page]:
     """Every page of a sheets PDF: the checklist first, then each size group of pieces;
-    pieces larger than the paper are tiled."""
+    pieces larger than the paper are tiled. With duplex backs, pages holding only
+    single-sided pieces (and board tiles) come last with no blank reverse pages, to be
+    printed one-sided; the checklist says which pages print how."""
     s = lib.presets.sheet
     size = lib.paper(paper)
     duplex = "off" if opts.fold else opts.duplex
+    backs = duplex in ("long", "short")
     body: list[Page] = []
+    one_sided: list[Page] = []
     for group in items_of(lib, r):
         bleed = r.faces[group[0].front].bleed
         try:
             grid = make_grid(size, (group[0].width, group[0].height), s, bleed)
         except ValueError:
             for item in group:
-                body.extend(tiled_pages(item, size, bleed, s, duplex))
+                (one_sided if backs else body).extend(tiled_pages(item, size, bleed, s))
             continue
         if opts.fold:
             body.extend(fold_pages(group, size, bleed, s))
-        else:
-            body.extend(duplex_pages(group, grid, bleed, s, opts.duplex, opts.offset))
-    per_page = checklist_rows_per_page(size[1], s)
+            continue
+        for page in duplex_pages(group, grid, bleed, s, opts.duplex, opts.offset):
+            (one_sided if page.role == "single" else body).append(page)
     pieces = r.game.pieces
-    n_check = max(1, math.ceil(len(pieces) / per_page))
-    step = 2 if duplex in ("long", "short") else 1
+    names = {piece.id: piece.component.name.en for piece in pieces}
+    mode = "fold" if opts.fold else opts.duplex
+    notes = sheet_notes(body, one_sided, paper, mode, names)
+    per_page = checklist_rows_per_page(size[1], s)
+    n_check = max(1, math.ceil((len(pieces) + note_rows(len(notes))) / per_page))
+    # The double-sided pages must start on the front of a sheet.
+    n_lead = n_check + (1 if backs and body and n_check % 2 else 0)
+    body += one_sided
     for i, page in enumerate(body):
-        page.number = n_check * step + i + 1
+        page.number = n_lead + i + 1
     where: dict[str, list[int]] = {}
     for page in body:
         for placed in page.placements:
@@ -258,8 +277,11 @@ def impose(lib: LayoutLibrary, r: Rendered, paper: str, opts: BuildOptions) -> l
         page = Page(len(checklist) + 1, size[0], size[1], "checklist")
         page.table = rows[k * per_page : (k + 1) * per_page]
         checklist.append(page)
-        if step == 2:
-            checklist.append(Page(len(checklist) + 1, size[0], size[1], "blank"))
+    checklist[-1].notes = sheet_notes(
+        body[: len(body) - len(one_sided)], one_sided, paper, mode, names
+    )
+    if n_lead > n_check:
+        checklist.append(Page(len(checklist) + 1, size[0], size[1], "blank"))
     return checklist + body
 
 
@@ -512,12 +534,20 @@ class Staging:
         self.files.append(dict(entry))
         self.kept.append(rel)
 
-    def reuse(self, rel: str, inputs: str) -> bool:
-        """Keep the last build's file when it was made from these inputs."""
+    def drop(self, rel: str) -> None:
+        """Take back a file put or kept by this build."""
+        (self.folder / rel).unlink()
+        self.files = [f for f in self.files if f["path"] != rel]
+        self.written = [p for p in self.written if p != rel]
+        self.kept = [p for p in self.kept if p != rel]
+
+    def reuse(self, rel: str, inputs: str, fresh: dict[str, Any] | None = None) -> bool:
+        """Keep the last build's file when it was made from these inputs (with the fields
+        of its entry that do not change its bytes, `fresh`, as they are now)."""
         entry = self.previous.reusable(rel, inputs) if self.previous else None
         if entry is None:
             return False
-        self.keep(rel, entry)
+        self.keep(rel, {**entry, **(fresh or {})})
         return True
 
 
@@ -769,37 +799,30 @@ def write_game(
     progress(f"{game.id}: card pages", 1)
     images: dict[str, dict[str, str]] = {}
     if opts.png:
-        # Faces drawn alike (a deck's backs) are rendered once and written for every copy.
-        users: dict[str, list[tuple[str, str, dict[str, Any]]]] = {}
-        for item in copies:
-            for side, key in (("front", item.front), ("back", item.back)):
-                if key is None:
-                    continue
-                folder_name = "png" if side == "front" else "png/backs"
-                rel = f"{folder_name}/{item.piece_id}-{item.copy}{'' if side == 'front' else '-back'}.png"
-                if item.copy == 1:
-                    images.setdefault(item.piece_id, {})[side] = rel
-                made_of = digest(faces_base, face_print[key], opts.dpi)
-                if staging.reuse(rel, made_of):
-                    continue
-                entry = {
-                    "kind": "card-image",
-                    "component": item.piece_id,
-                    "copy": item.copy,
-                    "face": side,
-                    "dpi": opts.dpi,
-                    "bleed_mm": r.faces[key].bleed,
-                    "lang": opts.lang,
-                }
-                users.setdefault(face_print[key], []).append((rel, made_of, entry))
-        distinct = {
-            face_print[key]: face for key, face in r.faces.items() if face_print[key] in users
-        }
-        by_key = {face.key: name for name, face in distinct.items()}
-        for key, data in render_pngs(list(distinct.values()), opts.dpi, opts.jobs):
-            progress(f"{game.id}: PNG", 1)
-            for rel, made_of, entry in users[by_key[key]]:
-                staging.put(rel, data, entry, made_of)
+        write_pngs(staging, r, opts, faces_base, images, progress)
+    if opts.tts:  # the Tabletop Simulator export (printgen/tts.py)
+        from printgen.tts import write_tts
+
+        write_tts(
+            staging,
+            game.id,
+            title,
+            game.pieces,
+            r.faces,
+            _lang_of(r),
+            lambda piece: piece_size(lib, piece),
+            opts.dpi,
+            faces_base,
+            progress,
+        )
+    vendors: dict[str, Any] = {}
+    if opts.vendors:  # print-shop files under <vendor>/, after each vendor's preflight
+        from printgen.vendors import write_vendors
+
+        vendors, vendor_warnings = write_vendors(
+            lib, game, r.faces, _lang_of(r), opts.vendors, staging.put
+        )
+        out.warnings.extend(vendor_warnings)
     out.warnings.extend(r.warnings)
     if r.rulebook is not None:
         out.warnings.extend(r.rulebook.stale_report())
@@ -860,11 +883,72 @@ def write_game(
         "draft": out.draft,
         "stale": out.stale,
         "files": files,
+        **({"vendors": vendors} if vendors else {}),
     }
     out.files = files
     out.written = staging.written
     out.manifest = manifest
     return out
+
+
+def write_pngs(
+    staging: Staging,
+    r: Rendered,
+    opts: BuildOptions,
+    faces_base: str,
+    images: dict[str, dict[str, str]],
+    progress: Progress,
+) -> None:
+    """One PNG per distinct face (copies, and components drawn alike, share it), each
+    listed with the sides it stands for and their copies; `images` gets each component's
+    {face: path}. A PNG whose drawing did not change since the last build is kept as it
+    was (only its entry's counts are brought up to date)."""
+    sides: list[tuple[FaceUse, Face]] = []
+    lang = _lang_of(r)
+    for piece in r.game.pieces:
+        deck = piece.deck.id if piece.deck else None
+        for side in ("front", "back") if piece.back_layout else ("front",):
+            face = r.faces[f"{piece.id}.{side}.{lang}"]
+            sides.append((FaceUse(piece.id, deck, side, piece.count), face))
+    todo: dict[str, tuple[PngFile, str, dict[str, Any]]] = {}
+    plan = plan_pngs(sides)
+    for png in plan:
+        for use in png.uses:
+            images.setdefault(use.component, {})[use.face] = png.path
+        first = png.uses[0]
+        entry: dict[str, Any] = {
+            "kind": "card-image",
+            "component": first.component,
+            "face": first.face,
+            "copies": png.copies,
+            "faces": png.stands_for(),
+            "dpi": opts.dpi,
+            "bleed_mm": png.face.bleed,
+            "lang": opts.lang,
+        }
+        made_of = digest(faces_base, "png", png.drawing, opts.dpi)
+        if staging.reuse(png.path, made_of, entry):
+            continue
+        todo[png.face.key] = (png, made_of, entry)
+    for key, data in render_pngs([png.face for png, _m, _e in todo.values()], opts.dpi, opts.jobs):
+        progress(f"{r.game.id}: PNG", 1)
+        png, made_of, entry = todo[key]
+        staging.put(png.path, data, entry, made_of)
+    # Drawings that still make the same pixels (operations that differ where nothing
+    # shows) share the first one's file.
+    entries = {str(f["path"]): f for f in staging.files if f.get("kind") == "card-image"}
+    first_of: dict[str, str] = {}
+    for png in plan:
+        entry = entries[png.path]
+        keep = first_of.setdefault(str(entry["sha256"]), png.path)
+        if keep == png.path:
+            continue
+        target = entries[keep]
+        target["faces"] = [*target["faces"], *entry["faces"]]
+        target["copies"] += entry["copies"]
+        for use in png.uses:
+            images[use.component][use.face] = keep
+        staging.drop(png.path)
 
 
 class _Done:
@@ -883,7 +967,7 @@ def write_manifest(folder: Path, manifest: dict[str, Any]) -> None:
 
 
 def work_units(r: Rendered, opts: BuildOptions) -> int:
-    pngs = len({k for k in r.faces}) if opts.png else 0
+    pngs = len({drawing_of(face) for face in r.faces.values()}) if opts.png else 0
     return len(opts.papers) + 1 + pngs + (1 if r.rulebook else 0)
 
 
@@ -1051,7 +1135,7 @@ def record_changes(before: Previous | None, result: GameOutput, staging: Path) -
         # build since then changed it.
         old = before.folder / image["before"]
         if not (carried and old.is_file()):
-            old = before.folder / image["after"]
+            old = before.folder / str(image["before"]).removeprefix("changes/before/")
         if old.is_file() and old.resolve().is_relative_to(before.folder.resolve()):
             target = staging / image["before"]
             target.parent.mkdir(parents=True, exist_ok=True)

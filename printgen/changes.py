@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 PAGED_KINDS = ("sheets", "card-pdf", "rulebook", "player-aid")
+BEFORE = "changes/before/"  # the last build's pictures of the faces that changed
 
 
 def compare(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
@@ -47,9 +48,12 @@ def compare(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
             entry["fields"] = fields
         images = []
         for face, path in sorted((comp.get("images") or {}).items()):
+            # A face's PNG may be shared (copies, a deck's back) and may change its name
+            # when it comes to be drawn like another face or no longer is: compare pictures.
             old_path = (was.get("images") or {}).get(face)
-            if path and old_path == path and _sha(old_files, path) != _sha(new_files, path):
-                images.append({"face": face, "before": f"changes/before/{path}", "after": path})
+            old_sha = _sha(old_files, old_path) if isinstance(old_path, str) else None
+            if path and old_sha and old_sha != _sha(new_files, path):
+                images.append({"face": face, "before": f"{BEFORE}{old_path}", "after": path})
         if images:
             entry["images"] = images
             report["images"].extend(images)

@@ -24,6 +24,7 @@ from printgen.build import (
 )
 from printgen.errors import ErrorList, PrintgenError, display_path
 from printgen.render import LANG_CHOICES
+from printgen.vendors import load_vendor, vendor_failures
 
 err = Console(stderr=True, highlight=False)
 
@@ -130,6 +131,11 @@ def cli(ctx: click.Context, root: Path) -> None:
 )
 @click.option("--no-png", is_flag=True, help="Skip the per-card PNG images.")
 @click.option(
+    "--tts",
+    is_flag=True,
+    help="Also write a Tabletop Simulator export in OUT/<game>/tts/ (deck sheets, saved object).",
+)
+@click.option(
     "--no-rulebook",
     is_flag=True,
     help="Skip the rulebooks (the last ones built are kept, and called stale if out of date).",
@@ -159,6 +165,15 @@ def cli(ctx: click.Context, root: Path) -> None:
     default=None,
     help="Processes for PNG export (default: 2).",
 )
+@click.option(
+    "--vendor",
+    "vendors",
+    multiple=True,
+    metavar="NAME",
+    help="Also make a print shop's files, after its preflight, into OUT/<game>/NAME/ "
+    "(layouts/vendors/NAME.yaml: thegamecrafter, makeplayingcards, drivethrucards, pdf-x); "
+    "may be given more than once.",
+)
 @click.pass_obj
 def build_cmd(
     project: Project,
@@ -170,12 +185,14 @@ def build_cmd(
     fold: bool,
     offset: tuple[float, float],
     no_png: bool,
+    tts: bool,
     no_rulebook: bool,
     draft: bool,
     version: str | None,
     strict: bool,
     force: bool,
     jobs: int | None,
+    vendors: tuple[str, ...],
 ) -> None:
     """Build print-and-play files for GAMES (default: every game)."""
 
@@ -191,12 +208,16 @@ def build_cmd(
             fold=fold,
             offset=offset,
             png=not no_png,
+            tts=tts,
             rulebooks=not no_rulebook,
             strict=strict,
             draft=draft,
             version=version,
             **({"jobs": jobs} if jobs else {}),
+            vendors=tuple(dict.fromkeys(vendors)),
         )
+        for name in opts.vendors:  # an unknown vendor before the slow part
+            load_vendor(project.layouts, name)
         names = project.select(games)
         with Progress(
             TextColumn("{task.description}"),
@@ -217,6 +238,10 @@ def build_cmd(
 
             results = build(project, names, out_dir, opts, step, started, force)
         report_builds(results, opts)
+        if opts.vendors:
+            failed = vendor_failures((r.game, r.folder) for r in results)
+            if failed:
+                raise ErrorList(failed)
 
     run(action)
 

@@ -1,10 +1,14 @@
-"""Per-card exports: PDF pages with TrimBox and BleedBox, and PNG images with bleed."""
+"""Per-card exports: PDF pages with TrimBox and BleedBox, and PNG images with bleed (one
+per distinct face: copies, and cards drawn alike, share one image)."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
 
 from printgen.layouts import Font
 from printgen.ops import Face
@@ -55,3 +59,77 @@ def render_pngs(faces: Iterable[Face], dpi: int, jobs: int) -> Iterator[tuple[st
         results = pool.map(_png_job, [(f, dpi) for f in todo], chunksize=1)
         for face, data in zip(todo, results, strict=True):
             yield face.key, data
+
+
+# --- one PNG per distinct face ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FaceUse:
+    """One side of one component and how many copies of it are printed."""
+
+    component: str
+    deck: str | None
+    face: str  # "front" or "back"
+    copies: int
+
+
+@dataclass
+class PngFile:
+    """One PNG image: a distinct drawing, the face to draw it from, and every side of every
+    component it stands for."""
+
+    path: str
+    drawing: str
+    face: Face
+    uses: list[FaceUse] = field(default_factory=list)
+
+    @property
+    def copies(self) -> int:
+        return sum(use.copies for use in self.uses)
+
+    def stands_for(self) -> list[dict[str, Any]]:
+        return [
+            {"component": use.component, "face": use.face, "copies": use.copies}
+            for use in self.uses
+        ]
+
+
+def drawing_of(face: Face) -> str:
+    """What a face's picture is made from: its size, bleed and operations (two faces alike
+    here make the same pixels)."""
+    data = repr((face.width, face.height, face.bleed, face.ops)).encode("utf-8")
+    return hashlib.sha256(data).hexdigest()
+
+
+def plan_pngs(sides: list[tuple[FaceUse, Face]]) -> list[PngFile]:
+    """One PNG per distinct drawing among `sides` (in the game's order), named after who
+    shows it: `png/<component>.png` for a drawing some component has as its front (the
+    first such component), else `png/backs/<deck>.png` (a deck's back, shared by all its
+    cards; `png/backs/<component>.png` for a component in no deck, or when the deck's name
+    is taken by another of its backs)."""
+    files: dict[str, PngFile] = {}
+    for use, face in sides:
+        drawing = drawing_of(face)
+        if drawing not in files:
+            files[drawing] = PngFile("", drawing, face)
+        files[drawing].uses.append(use)
+    taken: set[str] = set()
+    # Fronts first: a component's own front always has its own name.
+    ordered = sorted(files.values(), key=lambda f: all(u.face != "front" for u in f.uses))
+    for png in ordered:
+        fronts = [u for u in png.uses if u.face == "front"]
+        if fronts:
+            wanted = [f"png/{fronts[0].component}.png"]
+        else:
+            first = png.uses[0]
+            wanted = [f"png/backs/{name}.png" for name in (first.deck, first.component) if name]
+        path = next((w for w in wanted if w not in taken), "")
+        n = 2
+        while not path:
+            candidate = wanted[-1].removesuffix(".png") + f"-{n}.png"
+            path = candidate if candidate not in taken else ""
+            n += 1
+        taken.add(path)
+        png.path = path
+    return [png for png in ordered]

@@ -11,6 +11,7 @@ from printgen.layouts import SheetSettings
 EPS = 1e-6
 Segment = tuple[float, float, float, float]
 Bleeds = tuple[float, float, float, float]  # left, bottom, right, top
+Rect = tuple[float, float, float, float]  # x, y, width, height (or an interval's two ends)
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,7 @@ class Page:
     offset: tuple[float, float] = (0.0, 0.0)
     targets: list[tuple[float, float]] = field(default_factory=list)
     table: list[tuple[str, ...]] = field(default_factory=list)  # checklist rows
+    notes: list[str] = field(default_factory=list)  # checklist: how to print these pages
 
 
 @dataclass(frozen=True)
@@ -86,14 +88,20 @@ class Grid:
 
 
 def _axis(
-    page: float, size: float, need_margin: float, max_gutter: float
+    page: float, size: float, need_margin: float, max_gutter: float, mark_room: float
 ) -> tuple[int, float, float]:
-    """Count, gutter and first offset along one axis, or count 0 when nothing fits."""
+    """Count, gutter and first offset along one axis, or count 0 when nothing fits.
+
+    The gutter grows up to `max_gutter` (twice the bleed), but never so far that the outer
+    pieces' bleed (half a gutter) leaves less than `mark_room` for crop marks before the
+    edge of the printable area: with n pieces and a free span S inside that edge, the
+    outer room (S - (n - 1) g) / 2 stays >= g / 2 + mark_room, so g <= (S - 2 room) / n.
+    """
     n = math.floor((page - 2 * need_margin + EPS) / size) if size > 0 else 0
     if n < 1:
         return (0, 0.0, 0.0)
-    leftover = page - n * size - 2 * need_margin
-    gutter = 0.0 if n == 1 else min(max_gutter, max(0.0, leftover / (n - 1)))
+    span = page - n * size - 2 * (need_margin - mark_room)
+    gutter = 0.0 if n == 1 else min(max_gutter, max(0.0, (span - 2 * mark_room) / n))
     start = (page - n * size - (n - 1) * gutter) / 2
     return (n, gutter, start)
 
@@ -105,7 +113,8 @@ def make_grid(
 
     Trim boxes keep `margin` from the paper edge plus room for crop marks; one axis also
     keeps the band for print instructions and the scale bar. Gutters grow up to twice the
-    bleed so each piece gets its bleed on every side when the paper allows it.
+    bleed so each piece gets its bleed on every side when the paper allows it, keeping room
+    for crop marks outside the outer pieces' bleed.
     """
     best: Grid | None = None
     for width, height in (paper, (paper[1], paper[0])):
@@ -114,8 +123,8 @@ def make_grid(
             plain = s.margin + s.mark_length
             mx = band if band_axis == "horizontal" else plain
             my = band if band_axis == "vertical" else plain
-            cols, gx, left = _axis(width, size[0], mx, 2 * bleed)
-            rows, gy, bottom = _axis(height, size[1], my, 2 * bleed)
+            cols, gx, left = _axis(width, size[0], mx, 2 * bleed, s.mark_length)
+            rows, gy, bottom = _axis(height, size[1], my, 2 * bleed, s.mark_length)
             if cols == 0 or rows == 0:
                 continue
             grid = Grid(
@@ -142,9 +151,15 @@ def make_grid(
 
 def bleeds_for(grid: Grid, bleed: float, s: SheetSettings) -> Bleeds:
     """Bleed on each side of a cell: half the gutter between pieces, and no further out
-    than the printable area (the same on every cell, so backs mirror exactly)."""
-    bx = min(bleed, max(0.0, grid.left - s.margin))
-    by = min(bleed, max(0.0, grid.height - grid.top - s.margin))
+    than leaves `mark_length` of room for crop marks before the printable area's edge
+    (the same on every cell, so backs mirror exactly)."""
+    lo_x, lo_y, hi_x, hi_y = mark_limit(grid, s)
+    right = grid.left + grid.cols * grid.cell_w + (grid.cols - 1) * grid.gutter_x
+    bottom = grid.top - grid.rows * grid.cell_h - (grid.rows - 1) * grid.gutter_y
+    room_x = min(grid.left - lo_x, hi_x - right) - s.mark_length
+    room_y = min(bottom - lo_y, hi_y - grid.top) - s.mark_length
+    bx = min(bleed, max(0.0, room_x))
+    by = min(bleed, max(0.0, room_y))
     if grid.cols > 1:
         bx = min(bx, grid.gutter_x / 2)
     if grid.rows > 1:
@@ -180,46 +195,76 @@ def mirrored(
     )
 
 
+def bleed_box(p: Placement) -> Rect:
+    """The printed area of a placed face: its trim grown by its bleed on each side (or
+    the page window of a tiled piece)."""
+    if p.clip is not None:
+        return p.clip
+    bl, bb, br, bt = p.bleeds
+    return (p.x - bl, p.y - bb, p.width + bl + br, p.height + bb + bt)
+
+
 def crop_marks(
-    rects: list[tuple[float, float, float, float]],
-    page_w: float,
-    page_h: float,
+    pieces: list[tuple[Rect, Rect]],
     limit: tuple[float, float, float, float],
     gap: float = 0.5,
     reach: float = 8.0,
+    shortest: float = 1.0,
 ) -> list[Segment]:
-    """Extend every trim edge outward across the gutter to the next piece, or `reach` mm
-    into open paper, never past the limit box (left, bottom, right, top). Marks never
-    enter any trim box."""
+    """Crop marks for pieces given as (trim box, bleed box), each (x, y, w, h).
+
+    Every trim edge is continued outward from its own piece's bleed box, `gap` mm clear of
+    it, up to `reach` mm, never past the limit box (left, bottom, right, top) and never into
+    any piece's bleed box. Where pieces' bleeds touch, the marks fall in the gutters no more:
+    they are drawn only outside the grid, in the sheet's margin, as print-and-play sheets do.
+    """
     lo_x, lo_y, hi_x, hi_y = limit
+    boxes = [box for _trim, box in pieces]
     marks: set[Segment] = set()
 
-    def add(x1: float, y1: float, x2: float, y2: float) -> None:
-        if (x2 - x1) + (y2 - y1) > 0.2:
-            marks.add((round(x1, 4), round(y1, 4), round(x2, 4), round(y2, 4)))
+    def run(
+        start: float, direction: int, low: float, high: float, blocks: list[tuple[float, float]]
+    ) -> list[tuple[float, float]]:
+        """From `start` outward (+1 up/right, -1 down/left) until a block or the limit."""
+        end = start + direction * reach
+        end = min(end, high) if direction > 0 else max(end, low)
+        for b_lo, b_hi in blocks:
+            if b_lo < start - EPS and b_hi > start + EPS:
+                return []  # `start` already lies in another piece's bleed
+            if direction > 0 and b_lo >= start - EPS:
+                end = min(end, b_lo)
+            if direction < 0 and b_hi <= start + EPS:
+                end = max(end, b_hi)
+        if (end - start) * direction < shortest:
+            return []
+        return [(min(start, end), max(start, end))]
 
-    for x, y, w, h in rects:
-        for vx in (x, x + w):
-            column = [r for r in rects if r[0] - EPS <= vx <= r[0] + r[2] + EPS]
-            above = [r[1] for r in column if r[1] >= y + h - EPS]
-            below = [r[1] + r[3] for r in column if r[1] + r[3] <= y + EPS]
-            add(vx, y + h + gap, vx, min(above) - gap if above else min(hi_y, y + h + reach))
-            add(vx, max(below) + gap if below else max(lo_y, y - reach), vx, y - gap)
-        for hy in (y, y + h):
-            row = [r for r in rects if r[1] - EPS <= hy <= r[1] + r[3] + EPS]
-            right = [r[0] for r in row if r[0] >= x + w - EPS]
-            left = [r[0] + r[2] for r in row if r[0] + r[2] <= x + EPS]
-            add(x + w + gap, hy, min(right) - gap if right else min(hi_x, x + w + reach), hy)
-            add(max(left) + gap if left else max(lo_x, x - reach), hy, x - gap, hy)
-    return sorted(m for m in marks if _outside_all(m, rects))
-
-
-def _outside_all(seg: Segment, rects: list[tuple[float, float, float, float]]) -> bool:
-    x1, y1, x2, y2 = seg
-    mx, my = (x1 + x2) / 2, (y1 + y2) / 2
-    return not any(
-        r[0] + EPS < mx < r[0] + r[2] - EPS and r[1] + EPS < my < r[1] + r[3] - EPS for r in rects
-    )
+    for trim, bleed in pieces:
+        # axis 0: the vertical marks at the piece's left and right trim lines; axis 1: the
+        # horizontal ones at its top and bottom. A box is (x, y, width, height).
+        for axis in (0, 1):
+            lo, hi = (lo_x, hi_x) if axis == 0 else (lo_y, hi_y)
+            other_lo, other_hi = (lo_y, hi_y) if axis == 0 else (lo_x, hi_x)
+            start, size = bleed[1 - axis], bleed[3 - axis]
+            for v in (trim[axis], trim[axis] + trim[2 + axis]):
+                if not lo - EPS <= v <= hi + EPS:
+                    continue
+                blocks = [
+                    (b[1 - axis] - gap, b[1 - axis] + b[3 - axis] + gap)
+                    for b in boxes
+                    if b[axis] - EPS <= v <= b[axis] + b[2 + axis] + EPS
+                ]
+                spans = run(start + size + gap, 1, other_lo, other_hi, blocks) + run(
+                    start - gap, -1, other_lo, other_hi, blocks
+                )
+                at = round(v, 4)
+                marks.update(
+                    (at, round(a, 4), at, round(z, 4))
+                    if axis == 0
+                    else (round(a, 4), at, round(z, 4), at)
+                    for a, z in spans
+                )
+    return sorted(marks)
 
 
 def mark_limit(grid: Grid, s: SheetSettings) -> tuple[float, float, float, float]:
@@ -228,6 +273,33 @@ def mark_limit(grid: Grid, s: SheetSettings) -> tuple[float, float, float, float
     bx = s.band if grid.band_axis == "horizontal" else 0.0
     by = s.band if grid.band_axis == "vertical" else 0.0
     return (m + bx, m + by, grid.width - m - bx, grid.height - m - by)
+
+
+def marks_for(page: Page, limit: tuple[float, float, float, float]) -> list[Segment]:
+    """Crop marks for every front placed on a page (backs pages carry none)."""
+    pieces = [((p.x, p.y, p.width, p.height), bleed_box(p)) for p in page.placements]
+    return crop_marks(pieces, limit)
+
+
+def _fronts_page(items: list[Item], grid: Grid, bleeds: Bleeds, role: str, first: int) -> Page:
+    page = Page(first, grid.width, grid.height, role, band_axis=grid.band_axis)
+    for i, item in enumerate(items):
+        x, y = grid.cell(i)
+        page.placements.append(
+            Placement(
+                item.piece_id,
+                item.copy,
+                "front",
+                item.front,
+                x,
+                y,
+                item.width,
+                item.height,
+                bleeds,
+                cut=item.cut,
+            )
+        )
+    return page
 
 
 def duplex_pages(
@@ -239,44 +311,33 @@ def duplex_pages(
     offset: tuple[float, float],
     first: int = 1,
 ) -> list[Page]:
-    """Fronts pages, each followed by its backs page ('long'/'short'), or fronts only ('off')."""
+    """Fronts pages, each followed by its backs page ('long'/'short'), or fronts only ('off').
+
+    With backs, double-sided pieces come first; single-sided ones of the same size fill the
+    room left on the last fronts page, and the rest go on pages of their own (role
+    'single') with no backs page: the caller prints those one-sided, at the end.
+    """
     pages: list[Page] = []
     bleeds = bleeds_for(grid, bleed, s)
     axis = mirror_axis(grid.width, grid.height, duplex) if duplex != "off" else "x"
     shift = back_offset(axis, offset)
+    limit = mark_limit(grid, s)
+    if duplex != "off":
+        items = [i for i in items if i.back] + [i for i in items if not i.back]
     for start in range(0, len(items), grid.per_page):
         chunk = items[start : start + grid.per_page]
-        front = Page(
-            len(pages) + first, grid.width, grid.height, "fronts", band_axis=grid.band_axis
-        )
-        for i, item in enumerate(chunk):
-            x, y = grid.cell(i)
-            front.placements.append(
-                Placement(
-                    item.piece_id,
-                    item.copy,
-                    "front",
-                    item.front,
-                    x,
-                    y,
-                    item.width,
-                    item.height,
-                    bleeds,
-                    cut=item.cut,
-                )
-            )
-        rects = [(p.x, p.y, p.width, p.height) for p in front.placements]
-        front.marks = crop_marks(rects, grid.width, grid.height, mark_limit(grid, s))
+        two_sided = duplex != "off" and any(item.back for item in chunk)
+        role = "single" if duplex != "off" and not two_sided else "fronts"
+        front = _fronts_page(chunk, grid, bleeds, role, len(pages) + first)
+        front.marks = marks_for(front, limit)
         pages.append(front)
-        if duplex == "off":
+        if not two_sided:
             continue
-        # Single-sided pieces still get their (blank) reverse page, so every later fronts
-        # page stays on the front of a sheet.
         back = Page(
             len(pages) + first,
             grid.width,
             grid.height,
-            "backs" if any(item.back for item in chunk) else "blank",
+            "backs",
             band_axis=grid.band_axis,
             offset=shift,
         )
@@ -289,79 +350,123 @@ def duplex_pages(
     return pages
 
 
+def fold_grid(
+    item: Item, paper: tuple[float, float], bleed: float, s: SheetSettings
+) -> tuple[Grid, bool] | None:
+    """The densest grid of front-and-back pairs (side by side, or one above the other),
+    on the paper either way round, or None when a pair fits no way (rotating a pair is
+    the same as turning the paper, which is tried)."""
+    grids: list[tuple[Grid, bool]] = []
+    for size, horizontal in (
+        ((2 * item.width, item.height), True),
+        ((item.width, 2 * item.height), False),
+    ):
+        try:
+            grids.append((make_grid(paper, size, s, bleed), horizontal))
+        except ValueError:
+            continue
+    if not grids:
+        return None
+    return max(grids, key=lambda g: (g[0].per_page, g[1]))
+
+
 def fold_pages(
     items: list[Item], paper: tuple[float, float], bleed: float, s: SheetSettings, first: int = 1
 ) -> list[Page]:
-    """Front and back side by side, sharing the fold edge, for printers without duplex."""
+    """Front and back side by side, sharing the fold edge, for printers without duplex.
+
+    Single-sided pieces fill the pairs' room left on the last fold page, then pages of
+    their own (role 'single'). A double-sided piece whose pair fits the paper no way
+    round prints its fronts on one page and its backs, mirrored, on the next ('fronts'
+    then 'backs'): the user glues the two pages back to back, then cuts.
+    """
     if not items:
         return []
-    w, h = items[0].width, items[0].height
-    across = make_grid(paper, (2 * w, h), s, bleed)
-    down = make_grid(paper, (w, 2 * h), s, bleed)
-    horizontal = across.per_page >= down.per_page
-    grid = across if horizontal else down
-    bl, bb, br, bt = bleeds_for(grid, bleed, s)
+    doubles = [i for i in items if i.back]
+    singles = [i for i in items if not i.back]
     pages: list[Page] = []
-    for start in range(0, len(items), grid.per_page):
-        page = Page(len(pages) + first, grid.width, grid.height, "fold", band_axis=grid.band_axis)
-        units: list[tuple[float, float, float, float]] = []
-        for i, item in enumerate(items[start : start + grid.per_page]):
-            x, y = grid.cell(i)
-            units.append((x, y, grid.cell_w, grid.cell_h))
-            if horizontal:
-                page.placements.append(
-                    Placement(
-                        item.piece_id, item.copy, "front", item.front, x, y, w, h, (bl, bb, 0.0, bt)
-                    )
-                )
-                if item.back:
-                    page.placements.append(
-                        Placement(
-                            item.piece_id,
-                            item.copy,
-                            "back",
-                            item.back,
-                            x + w,
-                            y,
-                            w,
-                            h,
-                            (0.0, bb, br, bt),
-                        )
-                    )
-                    page.folds.append((x + w, y, x + w, y + h))
-            else:
+    w, h = items[0].width, items[0].height
+    found = fold_grid(doubles[0], paper, bleed, s) if doubles else None
+    if doubles and found is None:
+        grid = make_grid(paper, (w, h), s, bleed)
+        pages.extend(duplex_pages(doubles, grid, bleed, s, "long", (0.0, 0.0), first))
+    elif doubles and found is not None:
+        grid, horizontal = found
+        limit = mark_limit(grid, s)
+        bl, bb, br, bt = bleeds_for(grid, bleed, s)
+        pending = doubles + singles
+        for start in range(0, len(pending), grid.per_page):
+            chunk = pending[start : start + grid.per_page]
+            if not any(item.back for item in chunk):
+                break
+            page = Page(
+                len(pages) + first, grid.width, grid.height, "fold", band_axis=grid.band_axis
+            )
+            for i, item in enumerate(chunk):
+                x, y = grid.cell(i)
+                if horizontal:
+                    front = (x, y, (bl, bb, 0.0 if item.back else br, bt))
+                    back = (x + w, y, (0.0, bb, br, bt), False)
+                    fold = (x + w, y, x + w, y + h)
+                else:
+                    front = (x, y + h, (bl, 0.0 if item.back else bb, br, bt))
+                    back = (x, y, (bl, bb, br, 0.0), True)
+                    fold = (x, y + h, x + w, y + h)
+                fx, fy, fb = front
                 page.placements.append(
                     Placement(
                         item.piece_id,
                         item.copy,
                         "front",
                         item.front,
-                        x,
-                        y + h,
+                        fx,
+                        fy,
                         w,
                         h,
-                        (bl, 0.0, br, bt),
+                        fb,
+                        cut=item.cut,
                     )
                 )
                 if item.back:
+                    bx, by, bb2, rot = back
                     page.placements.append(
                         Placement(
-                            item.piece_id,
-                            item.copy,
-                            "back",
-                            item.back,
-                            x,
-                            y,
-                            w,
-                            h,
-                            (bl, bb, br, 0.0),
-                            True,
+                            item.piece_id, item.copy, "back", item.back, bx, by, w, h, bb2, rot
                         )
                     )
-                    page.folds.append((x, y + h, x + w, y + h))
-        page.marks = crop_marks(units, grid.width, grid.height, mark_limit(grid, s))
-        pages.append(page)
+                    page.folds.append(fold)
+            page.marks = _fold_marks(page, limit)
+            pages.append(page)
+            singles = [i for i in pending[start + grid.per_page :] if not i.back]
+    if singles:
+        grid = make_grid(paper, (w, h), s, bleed)
+        bleeds = bleeds_for(grid, bleed, s)
+        limit = mark_limit(grid, s)
+        for start in range(0, len(singles), grid.per_page):
+            page = _fronts_page(
+                singles[start : start + grid.per_page], grid, bleeds, "single", len(pages) + first
+            )
+            page.marks = marks_for(page, limit)
+            pages.append(page)
     return pages
+
+
+def _fold_marks(page: Page, limit: tuple[float, float, float, float]) -> list[Segment]:
+    """Marks for each folded pair as one piece: its outer trim and its outer bleed (no mark
+    on the fold itself, which is drawn as a dashed line)."""
+    by_copy: dict[tuple[str, int], list[Placement]] = {}
+    for p in page.placements:
+        by_copy.setdefault((p.piece_id, p.copy), []).append(p)
+    pieces: list[tuple[Rect, Rect]] = []
+    for parts in by_copy.values():
+        trims = [(p.x, p.y, p.x + p.width, p.y + p.height) for p in parts]
+        boxes = [bleed_box(p) for p in parts]
+        x0, y0 = min(r[0] for r in trims), min(r[1] for r in trims)
+        x1, y1 = max(r[2] for r in trims), max(r[3] for r in trims)
+        b0, c0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+        b1, c1 = max(b[0] + b[2] for b in boxes), max(b[1] + b[3] for b in boxes)
+        pieces.append(((x0, y0, x1 - x0, y1 - y0), (b0, c0, b1 - b0, c1 - c0)))
+    return crop_marks(pieces, limit)
 
 
 def tiled_pages(
@@ -369,7 +474,6 @@ def tiled_pages(
     paper: tuple[float, float],
     bleed: float,
     s: SheetSettings,
-    duplex: str,
     overlap: float = 10.0,
     first: int = 1,
 ) -> list[Page]:
@@ -378,6 +482,8 @@ def tiled_pages(
     Neighbouring windows share `overlap` mm of the piece; alignment targets printed in
     every shared strip land on the same spot of the piece on both pages, so the user
     trims one page at its window edge, lays it over the other and matches the targets.
+    Tiles are printed one-sided: no reverse page follows them (the caller puts them with
+    the other single-sided pages).
     """
     best: tuple[int, float, float, int, int, float, float] | None = None
     for width, height in (paper, (paper[1], paper[0])):
@@ -434,9 +540,7 @@ def tiled_pages(
                 )
             )
             page.marks = crop_marks(
-                [(px, py, win_w, win_h)],
-                width,
-                height,
+                [((px, py, win_w, win_h), clip)],
                 (s.margin, s.margin + s.band, width - s.margin, height - s.margin - s.band),
             )
             # Targets in the strips shared with each neighbour, at fixed piece coordinates.
@@ -451,8 +555,6 @@ def tiled_pages(
                     for tx in _spread(wx, win_w):
                         page.targets.append((px - wx + tx, py - wy + sy))
             pages.append(page)
-            if duplex in ("long", "short"):
-                pages.append(Page(len(pages) + first, width, height, "blank", band_axis="vertical"))
     return pages
 
 

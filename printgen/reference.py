@@ -40,6 +40,7 @@ from printgen.layouts import (
 from printgen.model import ComponentFile, Game, GameInfo, load_game
 from printgen.rulebook.book import BlockKind, Book, Glossary, Section
 from printgen.units import LENGTH_JSON_SCHEMA
+from printgen.vendors import VendorFile
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 PICTURE_DPI = 150
@@ -161,6 +162,17 @@ FILE_KINDS: tuple[FileKind, ...] = (
         Glossary,
         "The terms the `glossary` block prints, each in both languages.",
     ),
+    FileKind(
+        "vendor",
+        "vendors",
+        "Vendor presets",
+        "layouts/vendors/<vendor>.yaml",
+        VendorFile,
+        "What a print shop wants (`printgen build GAME --vendor NAME`): its products' trim, "
+        "bleed and safe zone, pixel sizes for image uploads, one PNG per face or one PDF per "
+        "deck, page order, RGB or CMYK with an ink limit, PDF/X, and how much each preflight "
+        "finding matters. Every number names its source in a comment.",
+    ),
 )
 
 
@@ -184,6 +196,8 @@ def kind_of(rel: str) -> FileKind | None:
         if len(parts) == 2:
             names = {"presets.yaml": "presets", "fonts.yaml": "fonts", "icons.yaml": "icons"}
             return by_key[names[parts[1]]] if parts[1] in names else None
+        if parts[1] == "vendors" and len(parts) == 3:
+            return by_key["vendor"]
         if parts[1] != "rulebook":
             return by_key["layout"]
     return None

@@ -4,6 +4,7 @@ a scale bar, and the duplex calibration page."""
 from __future__ import annotations
 
 import io
+import math
 from dataclasses import dataclass
 
 from reportlab import rl_config
@@ -109,8 +110,101 @@ CHECKLIST_COLUMNS = (0.0, 92.0, 118.0, 136.0, 164.0)  # mm from the left margin,
 CHECKLIST_ROW = 5.2
 
 
+NOTE_SIZE = 7.0  # pt
+NOTE_LINE = 3.6  # mm
+NOTE_LINES = 3  # room kept per note (they wrap on a 190 mm line)
+
+
 def checklist_rows_per_page(height: float, s: SheetSettings) -> int:
     return int((height - 2 * (s.margin + s.band) - 30) // CHECKLIST_ROW)
+
+
+def note_rows(notes: int) -> int:
+    """Table rows kept free on the last checklist page for its notes."""
+    return math.ceil((notes * NOTE_LINES * NOTE_LINE + 3) / CHECKLIST_ROW) if notes else 0
+
+
+def _span(first: int, last: int) -> str:
+    return str(first) if first == last else f"{first}–{last}"
+
+
+def sheet_notes(
+    two_sided: list[Page], one_sided: list[Page], paper: str, mode: str, names: dict[str, str]
+) -> list[str]:
+    """How to print these pages, for the checklist: which pages are double-sided and which
+    one-sided (single-sided pieces get no blank reverse pages), and which pieces too big
+    to fold print on facing pages. English, then Japanese."""
+    notes: list[str] = []
+    if mode in ("long", "short") and one_sided:
+        en, ja = FLIP_TEXT[mode]
+        span = _span(one_sided[0].number, one_sided[-1].number)
+        if two_sided:
+            k = two_sided[-1].number
+            notes.append(
+                f"Print pages 1–{k} double-sided ({en}). Pages {span} hold pieces with nothing "
+                "on their back: print them one-sided, as a second print job (so no page is "
+                "left blank)."
+            )
+            notes.append(
+                f"1–{k}ページは両面印刷({ja})。{span}ページは裏面のない部品だけなので、"
+                "別に片面印刷してください(白紙ページを省いています)。"
+            )
+        else:
+            notes.append("No piece has a back: print every page one-sided.")
+            notes.append("裏面のある部品はありません。すべて片面印刷してください。")
+    if mode == "fold":
+        facing: dict[str, list[int]] = {}
+        for page in two_sided:
+            if page.role in ("fronts", "backs"):
+                for placed in page.placements:
+                    facing.setdefault(placed.piece_id, []).append(page.number)
+        if facing:
+            listed = ", ".join(
+                f"{names.get(pid, pid)} (pages {_span(min(ns), max(ns))})"
+                for pid, ns in facing.items()
+            )
+            notes.append(
+                f"Too big to fold on {paper.upper()}: {listed}. Their fronts and backs print "
+                "on facing pages (fronts, then backs): glue each backs page behind the fronts "
+                "page before it, printed sides out and edges aligned, then cut."
+            )
+            notes.append(
+                f"{paper.upper()}では折れない大きさの部品は、表と裏を続けて別のページに印刷します。"
+                "裏のページを前のページの裏に、印刷面を外にして端をそろえて貼ってから切ってください。"
+            )
+    return notes
+
+
+def _notes(c: Canvas, page: Page, left: float, y: float, font_name: str) -> None:
+    """The checklist's notes, wrapped to the table's 190 mm width."""
+    c.setFillColor(black)
+    c.setFont(font_name, NOTE_SIZE)
+    for note in page.notes:
+        for line in _wrap(note, font_name, NOTE_SIZE, 190.0):
+            c.drawString(left * mm, y * mm, line)
+            y -= NOTE_LINE
+        y -= 0.8
+
+
+def _wrap(text: str, font_name: str, size: float, width_mm: float) -> list[str]:
+    """Greedy wrapping at spaces, or between any two characters of a word too long (CJK)."""
+    lines: list[str] = []
+    line = ""
+    for ch in text:
+        trial = line + ch
+        if line and fonts.string_width_mm(trial, font_name, size) > width_mm:
+            cut = line.rfind(" ")
+            if cut > 0 and ch != " ":
+                lines.append(line[:cut])
+                line = line[cut + 1 :] + ch
+            else:
+                lines.append(line.rstrip())
+                line = ch.lstrip()
+        else:
+            line = trial
+    if line:
+        lines.append(line)
+    return lines
 
 
 def _checklist(c: Canvas, page: Page, info: SheetInfo, s: SheetSettings, font: Font) -> None:
@@ -143,6 +237,8 @@ def _checklist(c: Canvas, page: Page, info: SheetInfo, s: SheetSettings, font: F
         c.line(left * mm, (y - 1.6) * mm, (left + 190) * mm, (y - 1.6) * mm)
         c.setStrokeColor(black)
         y -= CHECKLIST_ROW
+    if page.notes:
+        _notes(c, page, left, y - 1, name)
 
 
 def _fit_cell(text: str, font_name: str, size: float, width_mm: float) -> tuple[float, str]:
@@ -180,15 +276,26 @@ ROLE_TEXT = {
     "fronts": "fronts",
     "backs": "backs (reverse side)",
     "blank": "reverse side, intentionally blank",
+    "single": "single-sided pieces, print one-sided",
     "fold": "fold sheet",
     "tile": "board tile",
     "checklist": "checklist",
 }
 
 
+FACING_TEXT = {
+    "fronts": "fronts: glue the next page behind this one",
+    "backs": "backs: glue behind the previous page",
+}
+
+
 def instruction_text(info: SheetInfo, page: Page, total: int) -> str:
     en, ja = FLIP_TEXT[info.duplex]
+    if info.duplex in ("long", "short") and page.role in ("single", "tile"):
+        en, ja = FLIP_TEXT["off"]  # printed as a second, one-sided job (see the checklist)
     role = ROLE_TEXT.get(page.role, page.role)
+    if info.duplex == "fold" and page.role in FACING_TEXT:
+        role = FACING_TEXT[page.role]
     if page.label:
         role = f"{role}, {page.label}"
     return (
@@ -244,6 +351,17 @@ def _scale_bar(
     c.restoreState()
 
 
+CALIBRATION_INSET = 35.0  # mm from the paper edges to the corner targets' centres
+RULER = 20  # mm of scale on each side of a target's zero
+LABEL_SIZE = 5.5  # pt
+
+
+def calibration_targets(w: float, h: float) -> list[tuple[float, float]]:
+    """Target centres: the four corners (inset) and the centre of the paper."""
+    i = CALIBRATION_INSET
+    return [(i, h - i), (w - i, h - i), (w / 2, h / 2), (i, i), (w - i, i)]
+
+
 def write_calibration(
     paper: tuple[float, float],
     paper_name: str,
@@ -252,48 +370,78 @@ def write_calibration(
     font: Font,
     title: str,
 ) -> bytes:
-    """Two pages: rulers on the front, a cross exactly behind their zero on the back.
+    """Two pages: five targets with rulers on the front (four corners and the centre), and
+    a cross exactly behind each target's zero on the back.
 
-    Held against a light, the back's cross shows the printer's front/back offset; build
-    with `--duplex-offset X,Y` (the values read on the rulers) to cancel it.
+    Held against a light, each back cross shows the printer's front/back offset at that
+    place (+X to the right and +Y upwards, seen from the front); build with
+    `--duplex-offset X,Y` (the values read on the centre target) to cancel it.
     """
     w, h = paper
-    cx, cy = w / 2, h / 2
     font_name = fonts.pdf_font_name(font.key, font.path)
     buffer = io.BytesIO()
     c = new_canvas(buffer, f"{title} — duplex calibration ({paper_name})", paper, font)
-    c.setFont(font_name, 9)
+    c.setFillColor(black)
+    c.setFont(font_name, 8)
     lines = [
         f"Duplex calibration · 両面印刷の位置合わせ · {paper_name.upper()} · {FLIP_TEXT[duplex][0]}",
         "1. Print both pages double-sided at 100% (actual size). 両面・実寸(100%)で印刷します。",
-        "2. Hold the sheet against a light and read where the back's cross falls on these scales (mm).",
-        "   光にかざし、裏面の十字が目盛りのどこに重なるかを読みます(mm)。",
-        "3. Build with: printgen build --duplex-offset X,Y   (0,0 means the printer is aligned)",
+        "2. Hold the sheet against a light; read where each back cross falls on its target's",
+        "   scales (mm, +X to the right, +Y upwards, seen from this side).",
+        "   光にかざし、裏面の十字が各目盛りのどこに重なるかを読みます(mm、表から見て右が+X、上が+Y)。",
+        "3. Build with the centre target's values: printgen build --duplex-offset X,Y",
+        "   (0,0: the printer is aligned; corners that differ mean the back is turned or scaled)",
     ]
+    top = h - CALIBRATION_INSET - RULER - 10
     for i, line in enumerate(lines):
-        c.drawString(20 * mm, (h - 25 - i * 6) * mm, line)
-    c.setLineWidth(0.3)
-    for k in range(-15, 16):
-        tick = 3.0 if k % 5 == 0 else 1.5
-        c.line((cx + k) * mm, (cy - tick) * mm, (cx + k) * mm, (cy + tick) * mm)
-        c.line((cx - tick) * mm, (cy + k) * mm, (cx + tick) * mm, (cy + k) * mm)
-        if k % 5 == 0 and k:
-            c.setFont(font_name, 6)
-            c.drawCentredString((cx + k) * mm, (cy - 6) * mm, f"{k:+d}")
-            c.drawString((cx + 4.5) * mm, (cy + k - 0.8) * mm, f"{k:+d}")
-    c.line((cx - 15) * mm, cy * mm, (cx + 15) * mm, cy * mm)
-    c.line(cx * mm, (cy - 15) * mm, cx * mm, (cy + 15) * mm)
-    c.drawCentredString(cx * mm, (cy - 22) * mm, "X →   (front view)")
+        c.drawString(20 * mm, (top - i * 4.6) * mm, line)
+    for cx, cy in calibration_targets(w, h):
+        _calibration_target(c, cx, cy, font_name)
     c.showPage()
     axis = mirror_axis(w, h, "long" if duplex not in ("long", "short") else duplex)
     sx, sy = back_offset(axis, offset)
-    bx, by = cx + sx, cy + sy
-    c.setLineWidth(0.6)
-    c.line((bx - 20) * mm, by * mm, (bx + 20) * mm, by * mm)
-    c.line(bx * mm, (by - 20) * mm, bx * mm, (by + 20) * mm)
-    c.circle(bx * mm, by * mm, 3 * mm)
+    c.setStrokeColor(black)
+    for tx, ty in calibration_targets(w, h):
+        # The point behind (tx, ty) once the sheet is turned over its flip edge.
+        bx, by = (w - tx, ty) if axis == "x" else (tx, h - ty)
+        bx, by = bx + sx, by + sy
+        c.setLineWidth(0.6)
+        c.line((bx - RULER) * mm, by * mm, (bx + RULER) * mm, by * mm)
+        c.line(bx * mm, (by - RULER) * mm, bx * mm, (by + RULER) * mm)
+        c.circle(bx * mm, by * mm, 3 * mm)
     c.setFont(font_name, 9)
-    c.drawCentredString(w / 2 * mm, 25 * mm, "Back of the calibration sheet · 位置合わせ用紙の裏面")
+    c.drawCentredString(
+        w / 2 * mm,
+        (h / 2 - RULER - 10) * mm,
+        "Back of the calibration sheet · 位置合わせ用紙の裏面",
+    )
     c.showPage()
     c.save()
     return buffer.getvalue()
+
+
+def _calibration_target(c: Canvas, cx: float, cy: float, font_name: str) -> None:
+    """Rulers from -20 to +20 mm on both axes through (cx, cy): a tick every mm, longer
+    every 5 and 10; labels every 10 mm (X below its ruler, Y right of its ruler, so no two
+    labels meet), one 0 at the origin, and the + and - directions at the ends."""
+    c.setStrokeColor(black)
+    c.setLineWidth(0.3)
+    for k in range(-RULER, RULER + 1):
+        tick = 3.0 if k % 10 == 0 else 2.0 if k % 5 == 0 else 1.0
+        c.line((cx + k) * mm, (cy - tick) * mm, (cx + k) * mm, (cy + tick) * mm)
+        c.line((cx - tick) * mm, (cy + k) * mm, (cx + tick) * mm, (cy + k) * mm)
+    c.line((cx - RULER) * mm, cy * mm, (cx + RULER) * mm, cy * mm)
+    c.line(cx * mm, (cy - RULER) * mm, cx * mm, (cy + RULER) * mm)
+    c.setFillColor(black)
+    c.setFont(font_name, LABEL_SIZE)
+    for k in range(-RULER, RULER + 1, 10):
+        if k == 0:
+            continue
+        c.drawCentredString((cx + k) * mm, (cy - 5.5) * mm, f"{k:+d}")
+        c.drawString((cx + 4.0) * mm, (cy + k - 0.7) * mm, f"{k:+d}")
+    c.drawRightString((cx - 1.8) * mm, (cy - 3.6) * mm, "0")
+    c.setFont(font_name, 6.5)
+    c.drawString((cx + RULER + 1.5) * mm, (cy - 0.8) * mm, "+X")
+    c.drawRightString((cx - RULER - 1.5) * mm, (cy - 0.8) * mm, "−X")
+    c.drawCentredString(cx * mm, (cy + RULER + 1.5) * mm, "+Y")
+    c.drawCentredString(cx * mm, (cy - RULER - 3.5) * mm, "−Y")

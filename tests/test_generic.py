@@ -52,7 +52,12 @@ def test_made_up_game_builds_cards_and_tokens(tmp_path: Path) -> None:
     assert len(fronts) == 17
     backs = [i for p in sheets["pages"] for i in p["items"] if i["face"] == "back"]
     assert {i["component"] for i in backs} == {"star-card"}
-    assert len(list((result.folder / "png").glob("*.png"))) == 18
+    # one PNG per distinct face: the 5 star cards share one (and their deck a back), the
+    # 12 coins another
+    pngs = sorted(p.relative_to(result.folder).as_posix() for p in result.folder.rglob("*.png"))
+    assert pngs == ["png/backs/stars.png", "png/coin.png", "png/map.png", "png/star-card.png"]
+    images = {f["path"]: f for f in manifest["files"] if f["kind"] == "card-image"}
+    assert images["png/coin.png"]["copies"] == 12 and images["png/star-card.png"]["copies"] == 5
 
 
 def test_a_board_larger_than_the_paper_is_tiled_with_overlap_and_targets(tmp_path: Path) -> None:
@@ -108,7 +113,11 @@ def test_checklist_lists_every_component_with_its_pages(tmp_path: Path) -> None:
             if pl.piece_id == piece_id and pl.side == "front"
         }
         assert str(min(numbers)) in row[4]
-    # Duplex parity: every fronts page sits on an odd page number (the front of a sheet).
-    assert all(p.number % 2 == 1 for p in pages if p.role in ("fronts", "tile", "checklist"))
+    # Duplex parity: every fronts page sits on an odd page number (the front of a sheet);
+    # single-sided pages (tokens, board tiles) come after, printed one-sided, no blanks.
+    assert all(p.number % 2 == 1 for p in pages if p.role in ("fronts", "checklist"))
+    last_backs = max(p.number for p in pages if p.role == "backs")
+    assert all(p.number > last_backs for p in pages if p.role in ("single", "tile"))
+    assert [p.role for p in pages].count("blank") == 1
     coins = [pl for p in pages for pl in p.placements if pl.piece_id == "coin"]
     assert all(pl.cut == "circle" for pl in coins)

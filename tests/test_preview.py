@@ -41,8 +41,8 @@ def manifest(game: str = "sub", *, dice: int = 5, name_en: str = "Torpedo A") ->
                 "source": "stated",
                 "values": {"action": "torpedo", "grade": "A", "dice": dice},
                 "images": {
-                    "front": "png/torpedo-a-1.png",
-                    "back": "png/backs/torpedo-a-1-back.png",
+                    "front": "png/torpedo-a.png",
+                    "back": "png/backs/blue.png",
                 },
             },
             {
@@ -54,7 +54,7 @@ def manifest(game: str = "sub", *, dice: int = 5, name_en: str = "Torpedo A") ->
                 "deck": None,
                 "source": "reconstructed",
                 "values": {},
-                "images": {"front": "png/mat-1.png", "back": None},
+                "images": {"front": "png/mat.png", "back": None},
             },
         ],
         "examples": [
@@ -116,8 +116,8 @@ def changes(old_dice: int = 5, new_dice: int = 6) -> dict[str, Any]:
                 "images": [
                     {
                         "face": "front",
-                        "before": "changes/before/png/torpedo-a-1.png",
-                        "after": "png/torpedo-a-1.png",
+                        "before": "changes/before/png/torpedo-a.png",
+                        "after": "png/torpedo-a.png",
                     }
                 ],
             }
@@ -142,10 +142,10 @@ def write_json(path: Path, data: dict[str, Any]) -> None:
 def write_game(out: Path, game: str = "sub", **kwargs: Any) -> Path:
     folder = out / game
     write_json(folder / "manifest.json", manifest(game, **kwargs))
-    png(folder / "png" / "torpedo-a-1.png", "#c0392b")
-    png(folder / "png" / "backs" / "torpedo-a-1-back.png", "#1f4e9c")
-    png(folder / "png" / "mat-1.png", "#2e7d32", (400, 284))
-    png(folder / "changes" / "before" / "png" / "torpedo-a-1.png", "#f1c40f")
+    png(folder / "png" / "torpedo-a.png", "#c0392b")
+    png(folder / "png" / "backs" / "blue.png", "#1f4e9c")
+    png(folder / "png" / "mat.png", "#2e7d32", (400, 284))
+    png(folder / "changes" / "before" / "png" / "torpedo-a.png", "#f1c40f")
     (folder / "html").mkdir(exist_ok=True)
     (folder / "html" / "rulebook-en.html").write_text("<p>Rules</p>", encoding="utf-8")
     (folder / "html" / "rulebook-ja.html").write_text("<p>ルール</p>", encoding="utf-8")
@@ -230,8 +230,8 @@ def test_game_page_shows_components_sheets_rulebook_examples(server: PreviewServ
     # components: names, count, printed values, both faces
     assert "Torpedo A" in html and "魚雷A" in html and "×2" in html
     assert '<tr data-value="dice"><th>dice</th><td>5</td></tr>' in html
-    assert 'src="/game/sub/files/png/torpedo-a-1.png"' in html
-    assert 'src="/game/sub/files/png/backs/torpedo-a-1-back.png"' in html
+    assert 'src="/game/sub/files/png/torpedo-a.png"' in html
+    assert 'src="/game/sub/files/png/backs/blue.png"' in html
     assert 'width="180" height="251"' in html  # a card at 180 px, its height from the PNG
     assert "reconstructed" in html and "Placement mat" in html
     # sheets: the file, paper and mode, its pages with their roles and components
@@ -270,8 +270,8 @@ def test_changes_show_values_images_pages_and_examples(out: Path, server: Previe
     html = page(server, "/game/sub/")
     assert 'id="changes"' in html and "torpedo-a: values.dice 5 -&gt; 6" in html
     assert "<del>5</del> → <ins>6</ins>" in html
-    before = html.index('src="/game/sub/files/changes/before/png/torpedo-a-1.png"')
-    after = html.index('src="/game/sub/files/png/torpedo-a-1.png"', before)
+    before = html.index('src="/game/sub/files/changes/before/png/torpedo-a.png"')
+    after = html.index('src="/game/sub/files/png/torpedo-a.png"', before)
     assert html.rfind('class="pair"', 0, before) == html.rfind('class="pair"', 0, after)
     assert '<tr class="changed"><td>2 <span class="badge changed">changed</span>' in html
     assert '<tr class="fail"><td>examples/02-miss.yaml</td><td>ok</td><td>fail</td>' in html
@@ -367,8 +367,8 @@ def test_old_or_broken_manifests_degrade(out: Path, server: PreviewServer) -> No
     write_json(out / "odd" / "changes.json", {"components": [{"values": {"a": 1}, "images": [{}]}]})
     assert page(server, "/game/odd/")
     # a missing image is named, not a broken picture
-    (out / "sub" / "png" / "mat-1.png").unlink()
-    assert "png/mat-1.png is missing" in page(server, "/game/sub/")
+    (out / "sub" / "png" / "mat.png").unlink()
+    assert "png/mat.png is missing" in page(server, "/game/sub/")
 
 
 def test_api_game_returns_the_manifest(out: Path, server: PreviewServer) -> None:
@@ -444,12 +444,12 @@ def test_paths_outside_the_game_folder_are_404(out: Path, server: PreviewServer,
 
 
 def test_files_inside_the_game_folder_are_served(out: Path, server: PreviewServer) -> None:
-    (out / "sub" / "link-in.png").symlink_to(out / "sub" / "png" / "torpedo-a-1.png")
-    expected = (out / "sub" / "png" / "torpedo-a-1.png").read_bytes()
+    (out / "sub" / "link-in.png").symlink_to(out / "sub" / "png" / "torpedo-a.png")
+    expected = (out / "sub" / "png" / "torpedo-a.png").read_bytes()
     for path in (
-        "/game/sub/files/png/torpedo-a-1.png",
+        "/game/sub/files/png/torpedo-a.png",
         "/game/sub/files/link-in.png",
-        "/game/sub/files/png/torpedo%2Da-1.png",
+        "/game/sub/files/png/torpedo%2Da.png",
     ):
         status, headers, body = get(server, path)
         assert (status, headers["Content-Type"], body) == (200, "image/png", expected), path
@@ -487,7 +487,7 @@ def test_page_reloads_itself_after_a_rebuild(
     browser.execute_script("window.beforeRebuild = true;")
 
     # the rebuild: a new manifest and what changed, the test never touches the page
-    png(out / "sub" / "png" / "torpedo-a-1.png", "#8e44ad")
+    png(out / "sub" / "png" / "torpedo-a.png", "#8e44ad")
     write_json(out / "sub" / "changes.json", changes(5, 6))
     write_json(out / "sub" / "manifest.json", manifest(dice=6))
     started = time.monotonic()
@@ -508,8 +508,8 @@ def test_page_reloads_itself_after_a_rebuild(
             after,
         )
     )
-    assert before.get_attribute("src").endswith("/changes/before/png/torpedo-a-1.png")
-    assert after.get_attribute("src").endswith("/files/png/torpedo-a-1.png")
+    assert before.get_attribute("src").endswith("/changes/before/png/torpedo-a.png")
+    assert after.get_attribute("src").endswith("/files/png/torpedo-a.png")
     assert abs(before.rect["y"] - after.rect["y"]) < 2
     assert before.rect["x"] + before.rect["width"] < after.rect["x"]
     assert before.rect["width"] == after.rect["width"] == 180

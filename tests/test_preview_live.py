@@ -306,8 +306,8 @@ def test_the_page_shows_a_saved_card_edit_by_itself(
         assert change.find_element(By.CSS_SELECTOR, 'tr[data-value="dice"] td').text == "5 → 6"
         before = change.find_element(By.CSS_SELECTOR, '.pair[data-face="front"] .before img')
         after = change.find_element(By.CSS_SELECTOR, '.pair[data-face="front"] .after img')
-        assert before.get_attribute("src").endswith(f"/changes/before/png/{card}-1.png")
-        assert after.get_attribute("src").endswith(f"/files/png/{card}-1.png")
+        assert before.get_attribute("src").endswith(f"/changes/before/png/{card}.png")
+        assert after.get_attribute("src").endswith(f"/files/png/{card}.png")
         assert before.is_displayed() and after.is_displayed()
         # side by side: the same row, before on the left, the same size
         assert abs(before.rect["y"] - after.rect["y"]) < 2

@@ -83,7 +83,7 @@ def test_schemas_are_up_to_date() -> None:
 def test_the_schemas_have_the_names_printgen_new_points_at() -> None:
     names = set(reference.schema_files())
     kinds = ["game", "components", "layout", "presets", "fonts", "icons", "example", "book"]
-    assert names == {f"{k}.schema.json" for k in [*kinds, "section", "glossary"]}
+    assert names == {f"{k}.schema.json" for k in [*kinds, "section", "glossary", "vendor"]}
     for name in names:
         data = json.loads((ROOT / "schemas" / name).read_text())
         jsonschema.Draft202012Validator.check_schema(data)
@@ -203,12 +203,12 @@ def test_the_commands_write_then_leave_alone_and_clear_leftovers(tmp_path: Path)
     out = tmp_path / "schemas"
     first = printgen("schema", "--out", str(out))
     assert first.returncode == 0, first.stderr
-    assert "10 written" in first.stdout
+    assert "11 written" in first.stdout
     assert {p.name for p in out.iterdir()} == set(reference.schema_files())
     (out / "old.schema.json").write_text("{}")
     (out / "notes.txt").write_text("mine")
     again = printgen("schema", "--out", str(out))
-    assert "0 written, 1 removed, 10 unchanged" in again.stdout
+    assert "0 written, 1 removed, 11 unchanged" in again.stdout
     assert (out / "notes.txt").is_file() and not (out / "old.schema.json").exists()
     docs = tmp_path / "docs"
     made = printgen("docs", "--out", str(docs))

@@ -30,7 +30,9 @@ decks:
     back: tiny-game/mini-back
 """
 
-YAML_CARDS = DECKS + """\
+YAML_CARDS = (
+    DECKS
+    + """\
 components:
   - id: fire
     kind: card
@@ -56,8 +58,11 @@ components:
     name: {ja: "1984", en: "1984"}
     values: {points: -2, effect: "007x"}
 """
+)
 
-TABLE_CARDS = DECKS + """\
+TABLE_CARDS = (
+    DECKS
+    + """\
 tables:
   - file: FILE
     kind: card
@@ -78,6 +83,7 @@ tables:
       Note EN: note.en
     ignore: [Designer notes]
 """
+)
 
 HEADER = [
     "ID",
