@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from printgen.engines import engine_entry
 from printgen.errors import ErrorList, Location, PrintgenError, display_path
 from printgen.exports import FaceUse, PngFile, drawing_of, plan_pngs, render_pngs, write_card_pdf
 from printgen.files import check_inside
@@ -206,7 +207,11 @@ def validate_games(
                     errors.extend(exc.errors)
                 except PrintgenError as exc:
                     errors.append(exc)
-            books = ", rulebook and worked examples"
+            books = (
+                ", rulebook and worked examples"
+                if engine_entry(r.game)
+                else ", rulebook (no rules engine plays this game: no examples to check)"
+            )
         copies = sum(p.count for p in r.game.pieces)
         summary = f"{len(r.game.pieces)} components, {copies} pieces, {len(r.faces)} faces{books}"
         report.append(Validated(r.game.id, summary, warnings, errors))
