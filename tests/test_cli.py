@@ -2,23 +2,15 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from tests_support import run_printgen
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def printgen(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "printgen", "--root", str(root), *args],
-        capture_output=True,
-        text=True,
-        cwd=root,
-        check=False,
-    )
+printgen = run_printgen
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:

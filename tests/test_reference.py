@@ -15,6 +15,7 @@ import jsonschema
 import pytest
 import yaml
 from pydantic import BaseModel, Field
+from tests_support import run_printgen
 
 from printgen import reference
 from printgen.errors import PrintgenError
@@ -190,13 +191,7 @@ def test_a_block_type_without_a_description_fails(monkeypatch: pytest.MonkeyPatc
 
 
 def printgen(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "printgen", "--root", str(ROOT), *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=False,
-    )
+    return run_printgen(ROOT, *args)
 
 
 def test_the_commands_write_then_leave_alone_and_clear_leftovers(tmp_path: Path) -> None:

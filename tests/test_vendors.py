@@ -6,13 +6,13 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pikepdf
 import pytest
 from PIL import Image
+from tests_support import run_printgen
 
 from printgen.build import BuildOptions, Project, build
 from printgen.units import PT_PER_MM
@@ -275,14 +275,7 @@ def test_slots_match_sizes_and_turn_with_the_piece() -> None:
     assert own is not None and own.trim == (394, 280) and own.scale == 1
 
 
-def printgen_cli(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "printgen", "--root", str(root), *args],
-        capture_output=True,
-        text=True,
-        cwd=root,
-        check=False,
-    )
+printgen_cli = run_printgen
 
 
 def test_unknown_vendor_is_named(project_copy: Path) -> None:

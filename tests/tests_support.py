@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 from pypdf import PdfReader
 
 
@@ -45,3 +49,14 @@ def assert_other_addresses_refuse(port: int) -> None:
     if not own.startswith("127."):
         with pytest.raises(OSError):
             socket.create_connection((own, port), timeout=1).close()
+
+
+def run_printgen(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`printgen --root ROOT ARGS...` as a user runs it, in ROOT, output captured."""
+    return subprocess.run(
+        [sys.executable, "-m", "printgen", "--root", str(root), *args],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        check=False,
+    )
