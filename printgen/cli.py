@@ -406,17 +406,29 @@ def list_cmd(project: Project) -> None:
 @cli.command()
 @click.argument("games", nargs=-1)
 @VERSION_OPTION
+@click.option(
+    "--coverage",
+    is_flag=True,
+    help="Also list each rule clause of each game with the worked examples that show it.",
+)
+@click.option(
+    "--strict", is_flag=True, help="With --coverage: a rule no example shows is an error."
+)
 @click.pass_obj
-def check(project: Project, games: tuple[str, ...], version: str | None) -> None:
+def check(
+    project: Project, games: tuple[str, ...], version: str | None, coverage: bool, strict: bool
+) -> None:
     """Replay every worked example of GAMES under the rules engine (default: every game)."""
 
     def action() -> None:
+        from printgen import coverage as cov
         from printgen.engines import engine_entry
         from printgen.examples import check_game
 
         _lib, loaded = load_all(project, project.select(games), version)
         failed = passed = 0
         per_game = []
+        tables: list[cov.Coverage] = []
         for game in loaded:
             if engine_entry(game) is None:
                 click.echo(f"--   {game.id}: no rules engine yet, examples not checked")
@@ -434,6 +446,15 @@ def check(project: Project, games: tuple[str, ...], version: str | None) -> None
                 passed += result.ok
             if results:
                 per_game.append(f"{game.id} {sum(r.ok for r in results)}/{len(results)}")
+            if coverage:
+                tables.append(cov.coverage(game, results))
+        for table in tables:
+            click.echo("")
+            for line in table.lines():
+                click.echo(line)
+        problems = [e for t in tables for e in cov.drift_errors(t)]
+        if strict:
+            problems += [e for t in tables for e in cov.uncovered_errors(t)]
         if failed:
             err.print(
                 f"[red]{failed} of {failed + passed} example(s) failed[/red] "
@@ -441,9 +462,16 @@ def check(project: Project, games: tuple[str, ...], version: str | None) -> None
                 markup=True,
                 soft_wrap=True,
             )
-            sys.exit(1)
-        if passed:
+        elif passed:
             click.echo(f"all {passed} worked examples hold under the rules ({', '.join(per_game)})")
+        if problems:
+            raise ErrorList(problems)
+        if failed:
+            sys.exit(1)
+        if tables:
+            shown = sum(len(t.clauses) - len(t.uncovered) for t in tables)
+            total = sum(len(t.clauses) for t in tables)
+            click.echo(f"{shown} of {total} rules shown by a worked example")
 
     run(action)
 
@@ -612,6 +640,118 @@ def new_cmd(project: Project, game: str, players: str, card_size: str, date: str
         click.echo(f"next: printgen {root}build {game}    # then printgen {root}preview {game}")
 
     run(action)
+
+
+@cli.group(name="examples")
+def examples_group() -> None:
+    """Worked examples: the engine's event log of each, and drafts the engine writes."""
+
+
+@examples_group.command(name="log")
+@click.argument("game")
+@click.argument("examples", nargs=-1)
+@click.pass_obj
+def examples_log(project: Project, game: str, examples: tuple[str, ...]) -> None:
+    """Replay EXAMPLES of GAME (file names in examples/, default: all) and print each step's
+    event log: every rule the engine applied, in words."""
+
+    def action() -> None:
+        from printgen.examples import check_file, example_files
+        from printgen.narration import log_line
+
+        _lib, (loaded,) = load_all(project, project.select((game,)))
+        files = example_files(loaded)
+        chosen = [_example_path(loaded, files, name) for name in examples] or files
+        for path in chosen:
+            result = check_file(loaded, path)
+            click.echo(f"{result.status:<4} {display_path(path)}")
+            for step in result.steps:
+                click.echo(f"  step {step.index}: {step.notation.replace(chr(10), ' / ')}")
+                for event in step.events:
+                    click.echo(f"    {log_line(loaded, event)}")
+            if not result.ok:
+                click.echo(f"  {result.line()}")
+
+    run(action)
+
+
+@examples_group.command(name="suggest")
+@click.argument("game")
+@click.option(
+    "--rule",
+    "rules",
+    multiple=True,
+    metavar="ID",
+    help="A rule clause to show (repeatable). Default: every rule no example shows.",
+)
+@click.option(
+    "--from",
+    "source",
+    metavar="EXAMPLE",
+    help="Search from this example's setup and the positions its steps reach.",
+)
+@click.option("--seed", default=0, show_default=True, help="The search's seed.")
+@click.option(
+    "--print", "to_stdout", is_flag=True, help="Print the drafts instead of writing them."
+)
+@click.pass_obj
+def examples_suggest(
+    project: Project,
+    game: str,
+    rules: tuple[str, ...],
+    source: str | None,
+    seed: int,
+    to_stdout: bool,
+) -> None:
+    """Let the engine write a draft worked example for each rule of GAME no example shows
+    (or each --rule): a short play found by search, every expect filled from the engine,
+    the narration told from its event log. Writes examples/NN-rule-ID.yaml (never over a
+    file), replayed first: it passes printgen check as written."""
+
+    def action() -> None:
+        from printgen.suggest import suggest, write_draft
+
+        _lib, (loaded,) = load_all(project, project.select((game,)))
+        drafts, missed = suggest(loaded, rules, source, seed)
+        if not drafts and not missed:
+            click.echo(
+                f"{game}: every rule is shown by a worked example; name one with --rule to "
+                "draft another"
+            )
+            return
+        for draft in drafts:
+            if to_stdout:
+                click.echo(draft.text)
+            else:
+                write_draft(loaded, draft)
+                click.echo(
+                    f"wrote {display_path(draft.path)}: rule {draft.rule} in {draft.steps} "
+                    f"step(s) from {draft.source}; it holds (printgen check replays it)"
+                )
+            if draft.unphrased:
+                err.print(
+                    f"note: no phrase for {', '.join(draft.unphrased)} under narration.events "
+                    f"in game.yaml: the draft names the rule instead",
+                    soft_wrap=True,
+                )
+        if missed:
+            raise PrintgenError(
+                f"no play found that applies rule{'s' if len(missed) > 1 else ''} "
+                f"{', '.join(missed)} within the search's bounds: a rule that only forbids is "
+                "shown by a refused step (expect: {error: ...}); or search from an example "
+                "that comes close (--from EXAMPLE)"
+            )
+
+    run(action)
+
+
+def _example_path(game: Any, files: list[Path], name: str) -> Path:
+    """An example named by file name, stem or number prefix (`07`)."""
+    found = [p for p in files if name in (p.name, p.stem) or p.stem.split("-", 1)[0] == name]
+    if len(found) != 1:
+        known = ", ".join(p.stem for p in files)
+        raise PrintgenError(f"{game.id} has no example '{name}' (examples: {known})")
+    return found[0]
 
 
 @cli.command(name="rulebook-sync")

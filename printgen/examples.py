@@ -42,7 +42,9 @@ class StepSpec(Strict):
     """The narrative the rulebook prints for this step, in both languages."""
     expect: dict[str, Any] | None = None
     """Facts that must hold after the step (the engine's query names: `{sunk: {blue: [3]}}`);
-    compared exactly."""
+    compared exactly. After `exhaust: chance`: `outcomes`, `leaves`, `min`/`max`/`count` of a
+    query over the end states, and `probability` of a true/false query as an exact fraction
+    (`{sinks_any: 35/36}`) over the chance outcomes' odds."""
 
     @model_validator(mode="after")
     def _one_kind(self) -> StepSpec:
@@ -99,6 +101,11 @@ class ExampleResult:
     steps: tuple[StepTrace, ...] = ()
     setup_diagram: Diagram | None = None  # the state the setup makes, drawn
     about: Text | None = None  # the example's introduction, for the rulebook
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        """The ids of the rules its replayed steps applied (its event log), each once."""
+        return tuple(dict.fromkeys(r for step in self.steps for r in step.rules))
 
     @property
     def status(self) -> str:

@@ -190,6 +190,39 @@ class OptionSpec(Strict):
         return self
 
 
+RULE_ID = r"^[A-Za-z0-9][A-Za-z0-9().-]{0,31}$"
+
+
+class Clause(Strict):
+    """One rule clause: its id as the rulebook numbers it, what it says, and the rulebook
+    section that states it.  The engine tags every transition with the ids of the clauses
+    it applied; `printgen check --coverage` lists the worked examples that show each."""
+
+    id: Annotated[str, Field(pattern=RULE_ID)]
+    """The clause's stable id, the rulebook's own numbering (`2-3-1`, `2-(2)-(c)`, `deadline`)."""
+    title: Text
+    """What the clause says, in a few words and both languages (the event log's line: `rule
+    2-3: a triple sinks its column or a neighbour`)."""
+    section: Identifier
+    """The rulebook section that states it (a file id under rulebook/, `torpedoes`)."""
+
+
+class Narration(Strict):
+    """Phrase templates the engine's event log is told with (`printgen examples suggest`
+    writes a draft example's `say:` from them)."""
+
+    names: dict[str, Text] = Field(default_factory=dict)
+    """Names in both languages of the words events carry: players as the notation calls them
+    (`red: {ja: 赤, en: Red}`), abilities, colours... `name(x)` looks here first, then at the
+    decks, the components and the `{ja, en}` values of the game's rules and components
+    (`rules.colours.red`, a skill of the skill sheet)."""
+    events: dict[str, Text] = Field(default_factory=dict)
+    """A sentence per kind of event (`roll`, `sink`), in both languages: a template over the
+    event's facts (`{{ name(player) }} rolls {{ join_and(faces) }}.`). Functions: `name` (a
+    player, a component id or a list of them, in the language), `join_and` (a list as `3, 3
+    and 5` / `3、3、5`), `rule` (the clause id of the event)."""
+
+
 class Deck(Strict):
     """A group of components sharing a back (a player's set, an item deck...)."""
 
@@ -318,6 +351,11 @@ class GameInfo(Strict):
     """Rule options: readings the rules leave open, made explicit (printed under Clarifications)."""
     limits: Limits = Limits()
     """Safety limits on counts: `{copies, pieces, repeat}`; raise them for a large game."""
+    clauses: list[Clause] = Field(default_factory=list)
+    """The rules' clauses, each with its id, what it says and the rulebook section stating it;
+    the rules engine names these ids in its event log and its refusals."""
+    narration: Narration = Narration()
+    """How the engine's events are told in words (players' names and a phrase per event)."""
 
     @model_validator(mode="after")
     def _version_known(self) -> GameInfo:
@@ -355,6 +393,10 @@ class GameInfo(Strict):
         twice = sorted({n for n in names if names.count(n) > 1})
         if twice:
             raise ValueError(f"option '{twice[0]}' is given more than once")
+        clause_ids = [c.id for c in self.clauses]
+        twice = sorted({n for n in clause_ids if clause_ids.count(n) > 1})
+        if twice:
+            raise ValueError(f"clause '{twice[0]}' is listed more than once")
         return self
 
 
@@ -654,6 +696,31 @@ def component_files(folder: Path) -> Iterator[Path]:
             yield path
 
 
+def _narration_errors(info: GameInfo, doc: Document) -> list[PrintgenError]:
+    """A phrase template (or a clause title) that is not valid Jinja: reported when the game
+    loads, not when a draft is first told."""
+    import jinja2
+
+    from printgen.templating import compile_template
+
+    found = []
+    places = [
+        (("narration", "events", what, lang), getattr(text, lang))
+        for what, text in info.narration.events.items()
+        for lang in ("ja", "en")
+    ] + [
+        (("clauses", k, "title", lang), getattr(c.title, lang))
+        for k, c in enumerate(info.clauses)
+        for lang in ("ja", "en")
+    ]
+    for key, source in places:
+        try:
+            compile_template(source)
+        except jinja2.TemplateSyntaxError as exc:
+            found.append(PrintgenError(f"template syntax error: {exc.message}", doc.where(key)))
+    return found
+
+
 def load_game(folder: Path) -> Game:
     """Load and validate one game folder; all problems are reported together."""
     errors: list[PrintgenError] = []
@@ -666,6 +733,7 @@ def load_game(folder: Path) -> Game:
                 game_doc.where(("id",)),
             )
         )
+    errors.extend(_narration_errors(info, game_doc))
     decks: dict[str, Deck] = {}
     deck_places: dict[str, Location] = {}
     entries: list[tuple[Component, Document, int]] = []

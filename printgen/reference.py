@@ -134,7 +134,14 @@ FILE_KINDS: tuple[FileKind, ...] = (
         "components/<game>/examples/*.yaml",
         ExampleSpec,
         "A piece of play and the facts that must hold after each step. Every build "
-        "replays them with the game's rules engine; the rulebook prints them.",
+        "replays them with the game's rules engine; the rulebook prints them.\n\n"
+        "The engine tags every step with the rule clauses it applied (`clauses:` in "
+        "game.yaml): `printgen examples log GAME [EXAMPLE]` prints that event log, "
+        "`printgen check --coverage [--strict]` lists each clause with the examples that "
+        "show it (the rulebook links both ways, with pages), and `printgen examples suggest "
+        "GAME [--rule ID] [--from EXAMPLE]` lets the engine find a short play for a rule no "
+        "example shows and write it as a draft example (every `expect` filled, the `say` "
+        "told with the phrases of `narration:` in game.yaml), which holds as written.",
     ),
     FileKind(
         "book",

@@ -15,13 +15,20 @@ Modelled on OpenSpiel's pure-Python games:
 
 Rule breaches raise `IllegalActionError` naming the rule ("rule 2-2: ..."); unreadable
 notation raises `NotationError`.  Both are `ValueError`s (as in python-chess).
+
+Every transition says which rules it applied: while `recording()` is on, the engine adds an
+`Event` (the rule's id as the game's data declares it under `clauses:`, what happened, and
+its facts) for each rule it applies (`if EVENTS.on: EVENTS.emit("2-3-1", "roll", ...)`).
+Off, that costs one attribute test per rule applied.
 """
 
 from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 from collections.abc import Hashable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import (
     TYPE_CHECKING,
@@ -58,6 +65,66 @@ class IllegalActionError(ValueError):
         super().__init__(f"rule {rule}: {message}")
         self.rule = rule
         self.message = message
+
+
+@dataclass(frozen=True)
+class Event:
+    """One rule applied by one transition: the rule's id (`2-3-1`, as declared under
+    `clauses:` in the game's data), what happened (`roll`, `sink`: the key of its phrase
+    template under `narration:`), and the facts a sentence about it needs, as plain values
+    (players by their notation names, numbers, lists, strings)."""
+
+    rule: str
+    what: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        facts = ", ".join(f"{k}={_plain_text(v)}" for k, v in self.data.items())
+        return f"rule {self.rule}: {self.what}" + (f" ({facts})" if facts else "")
+
+
+def _plain_text(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return "[" + " ".join(_plain_text(v) for v in value) + "]"
+    return str(value)
+
+
+class EventLog:
+    """Where engines report the rules they apply.  `on` is False unless a `recording()` is
+    open; then `emit` keeps each event (or, counting, only how often each rule applied)."""
+
+    __slots__ = ("counts", "items", "on")
+
+    def __init__(self) -> None:
+        self.on = False
+        self.items: list[Event] = []
+        self.counts: Counter[str] | None = None
+
+    def emit(self, rule: str, what: str, /, **data: Any) -> None:
+        if self.counts is not None:
+            self.counts[rule] += 1
+        else:
+            self.items.append(Event(rule, what, data))
+
+
+EVENTS: Final = EventLog()
+"""The one event log engines write to (see `recording`)."""
+
+
+@contextmanager
+def recording(count_only: bool = False) -> Iterator[EventLog]:
+    """Record the events of everything applied inside the block: `log.items` (or, with
+    `count_only`, `log.counts`: rule id -> times applied, for long enumerations)."""
+    log = EventLog()
+    log.on = True
+    if count_only:
+        log.counts = Counter()
+    saved = (EVENTS.on, EVENTS.items, EVENTS.counts)
+    EVENTS.on, EVENTS.items, EVENTS.counts = True, log.items, log.counts
+    try:
+        yield log
+    finally:
+        EVENTS.on, EVENTS.items, EVENTS.counts = saved
 
 
 class NotationError(ValueError):

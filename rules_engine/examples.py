@@ -29,16 +29,26 @@ Keys of `expect` after a `do` step are the engine's queries (`Engine.query_names
 `legal` (the formatted legal actions of the one player to act), `to_act` and `terminal`.
 After an `exhaust` step: `outcomes` (number of chance outcomes), `leaves` (end states after
 every choice), `min` / `max` (a numeric query's extremes over the leaves) and `count`
-(how many leaves give each value of a query).  An `exhaust` step leaves the state as it
-was, so later steps can force one outcome.
+(how many leaves give each value of a query) and `probability` (a true/false query's exact
+chance over the outcomes' odds, `{sinks_any: 35/36}`: the share of outcomes after which it
+holds whatever the players choose).  An `exhaust` step leaves the state as it was, so later
+steps can force one outcome.  Chance outcomes count by their odds: an engine whose chance
+actions are not equally likely (or that groups alike ones) gives `chance_classes(state)`,
+each outcome with its weight.
+
+Every step records the rules it applied (the engine's event log, `StepTrace.events`): a
+refused action counts for the rule that refused it, an `exhaust` step for every rule applied
+anywhere in its enumeration.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Any
 
 from rules_engine.core import (
@@ -46,6 +56,7 @@ from rules_engine.core import (
     Bilingual,
     Diagram,
     Engine,
+    Event,
     IllegalActionError,
     NotationError,
     SetupError,
@@ -53,10 +64,12 @@ from rules_engine.core import (
     apply_step,
     format_step,
     parse_step,
+    recording,
 )
 
 GENERIC_QUERIES = ("error", "legal", "to_act", "terminal")
-EXHAUST_KEYS = ("outcomes", "leaves", "min", "max", "count")
+EXHAUST_KEYS = ("outcomes", "leaves", "min", "max", "count", "probability")
+AGGREGATES = ("min", "max", "count", "probability")
 MAX_LISTED = 1000  # `legal` and exhaustive choices refuse to list more actions than this
 
 Key = tuple[str | int, ...]
@@ -105,6 +118,14 @@ class StepTrace:
     say: Bilingual
     facts: Mapping[str, Any]
     diagram: Diagram | None = None  # the state after the step, when the engine draws one
+    # The rules the step applied, in order (a refused action: its rule, `refused`); an
+    # `exhaust` step: one event per rule applied anywhere in the enumeration.
+    events: tuple[Event, ...] = ()
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        """The ids of the rules the step applied, each once, in order."""
+        return tuple(dict.fromkeys(e.rule for e in self.events))
 
 
 @dataclass(frozen=True)
@@ -123,6 +144,11 @@ class Replay:
     message: str = ""
     steps: tuple[StepTrace, ...] = ()
     setup_diagram: Diagram | None = None  # the state the setup makes, drawn
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        """The ids of the rules the replayed steps applied, each once, in order."""
+        return tuple(dict.fromkeys(r for step in self.steps for r in step.rules))
 
 
 def replay(engine: Engine[Any], example: WorkedExample) -> Replay:
@@ -170,17 +196,24 @@ def replay(engine: Engine[Any], example: WorkedExample) -> Replay:
                 else [("steps", i, "do", j) for j in range(len(texts))]
             )
             error = None
+            events: list[Event] = []
             for text, key in zip(texts, keys, strict=True):
                 try:
                     parsed = parse_step(engine, text)
                 except NotationError as exc:
                     raise ExampleError(key, str(exc)) from None
                 try:
-                    apply_step(state, parsed)
+                    with recording() as log:
+                        apply_step(state, parsed)
                 except IllegalActionError as exc:
                     error = str(exc)
                     if "error" not in expect or key != keys[-1]:
                         return fail(number, key, None, None, None, f"{text}: {error}")
+                    events.append(
+                        Event(exc.rule, "refused", {"action": text, "message": exc.message})
+                    )
+                else:
+                    events.extend(log.items)
             if "error" in expect and not _same(expect["error"], error):
                 return fail(
                     number, ("steps", i, "expect", "error"), "error", expect["error"], error
@@ -194,7 +227,14 @@ def replay(engine: Engine[Any], example: WorkedExample) -> Replay:
             notation = "\n".join(texts)
             drawn = engine.diagram(state) if hasattr(engine, "diagram") else None
             traces.append(
-                StepTrace(number, notation, step.say, _facts(engine, state, names), drawn)
+                StepTrace(
+                    number,
+                    notation,
+                    step.say,
+                    _facts(engine, state, names),
+                    drawn,
+                    tuple(events),
+                )
             )
         else:
             found = _exhaust(engine, state, expect, spec.setup)
@@ -202,9 +242,21 @@ def replay(engine: Engine[Any], example: WorkedExample) -> Replay:
                 return fail(number, ("steps", i, "exhaust"), None, None, None, found)
             for name, expected in expect.items():
                 actual = found[name]
-                if not _same(expected, actual):
+                if name == "probability":
+                    for query, wanted in expected.items():
+                        if probability_of(wanted) != probability_of(actual[query]):
+                            return fail(
+                                number,
+                                ("steps", i, "expect", name, query),
+                                f"probability of {query}",
+                                wanted,
+                                actual[query],
+                            )
+                elif not _same(expected, actual):
                     return fail(number, ("steps", i, "expect", name), name, expected, actual)
-            traces.append(StepTrace(number, "exhaust chance", step.say, found))
+            applied = found.pop("rules")
+            counted = tuple(Event(rule, "exhausted", {"times": n}) for rule, n in applied.items())
+            traces.append(StepTrace(number, "exhaust chance", step.say, found, None, counted))
     for name, expected in (spec.expect or {}).items():
         actual = _fact(engine, state, name)
         if not _same(expected, actual):
@@ -223,15 +275,21 @@ def _check_keys(example: WorkedExample, names: set[str]) -> None:
                 raise ExampleError(
                     (*key, name), f"unknown expect key '{name}' (known: {listing})", True
                 )
-            if numeric and name in ("min", "max", "count"):
+            if numeric and name in AGGREGATES:
                 if not isinstance(value, Mapping) or not value:
                     raise ExampleError((*key, name), f"'{name}' maps queries to values")
-                for query in value:
+                for query, wanted in value.items():
                     if query not in names:
                         raise ExampleError(
                             (*key, name, query),
                             f"unknown query '{query}' (known: {', '.join(sorted(names))})",
                             True,
+                        )
+                    if name == "probability" and probability_of(wanted) is None:
+                        raise ExampleError(
+                            (*key, name, query),
+                            f"a probability is exact: a fraction like 35/36, or 0 or 1 "
+                            f"(got {wanted!r})",
                         )
 
     for i, step in enumerate(example.steps):
@@ -259,8 +317,12 @@ def _fact(engine: Engine[Any], state: State[Any], name: str) -> Any:
     return _plain(engine.query(state, name))
 
 
-def _facts(engine: Engine[Any], state: State[Any], names: set[str]) -> dict[str, Any]:
+def facts(engine: Engine[Any], state: State[Any], names: set[str]) -> dict[str, Any]:
+    """Every named query's value now, as plain data (what a step's trace keeps)."""
     return {name: _plain(engine.query(state, name)) for name in sorted(names)}
+
+
+_facts = facts
 
 
 def _plain(value: Any) -> Any:
@@ -289,7 +351,30 @@ def _same(expected: Any, actual: Any) -> bool:
 
 # --- exhaustive steps ---------------------------------------------------------------------
 
-_EXHAUST_CACHE: dict[str, tuple[int, int, dict[str, Counter[Any]]]] = {}
+_EXHAUST_CACHE: dict[str, _Enumerated] = {}
+
+
+def probability_of(value: Any) -> Fraction | None:
+    """An exact probability as written in an example: 0, 1 or a fraction `35/36` (a
+    string); None for anything else (a float is not exact)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return Fraction(value) if value in (0, 1) else None
+    if isinstance(value, str) and re.fullmatch(r"\s*\d+\s*/\s*\d+\s*|\s*[01]\s*", value):
+        try:
+            found = Fraction(value.replace(" ", ""))
+        except ZeroDivisionError:
+            return None
+        return found if 0 <= found <= 1 else None
+    return None
+
+
+def _fraction_text(value: Fraction) -> str | int:
+    """A probability as an example writes it: 0, 1 or `35/36`."""
+    if value.denominator == 1:
+        return int(value)
+    return f"{value.numerator}/{value.denominator}"
 
 
 def _exhaust(
@@ -297,6 +382,10 @@ def _exhaust(
 ) -> dict[str, Any] | str:
     """Every outcome of the chance step now, then every choice until the next chance step,
     simultaneous step or the end; aggregate the requested queries over those end states.
+
+    `probability` is over the chance outcomes, weighted by their odds: the share of
+    outcomes after which the (true/false) query holds whatever the players then choose;
+    when the choices decide it, the answer says so instead of a number.
 
     Results are cached per (game, version, options, setup, history, queries): the same
     enumeration is not run twice in one process.
@@ -306,6 +395,7 @@ def _exhaust(
     wanted: set[str] = set()
     for name in ("min", "max", "count"):
         wanted.update(expect.get(name, {}))
+    chances = set(expect.get("probability", {}))
     key = json.dumps(
         [
             engine.game_id,
@@ -314,6 +404,7 @@ def _exhaust(
             setup,
             [format_step(engine, s) for s in state.history],
             sorted(wanted),
+            sorted(chances),
         ],
         sort_keys=True,
         default=str,
@@ -321,19 +412,49 @@ def _exhaust(
     raw = _EXHAUST_CACHE.get(key)
     if raw is None:
         try:
-            raw = _enumerate(engine, state, wanted)
+            raw = _enumerate(engine, state, wanted, chances)
         except _TooMany as exc:
             return str(exc)
         _EXHAUST_CACHE[key] = raw
-    outcomes, leaves, counts = raw
-    found: dict[str, Any] = {"outcomes": outcomes, "leaves": leaves}
+    found: dict[str, Any] = {"outcomes": raw.outcomes, "leaves": raw.leaves}
     for name in ("min", "max"):
         if name in expect:
             pick = min if name == "min" else max
-            found[name] = {q: pick(counts[q]) for q in expect[name]}
+            found[name] = {q: pick(raw.counts[q]) for q in expect[name]}
     if "count" in expect:
-        found["count"] = {q: dict(sorted(counts[q].items())) for q in expect["count"]}
+        found["count"] = {q: dict(sorted(raw.counts[q].items())) for q in expect["count"]}
+    if chances:
+        answers: dict[str, Any] = {}
+        for q in sorted(chances):
+            if raw.not_bool.get(q) is not None:
+                return (
+                    f"probability of '{q}': the query is not true/false "
+                    f"(it gave {raw.not_bool[q]!r}); ask for a query that is"
+                )
+            if raw.mixed[q]:
+                low = Fraction(raw.sure[q], raw.outcomes)
+                high = Fraction(raw.sure[q] + raw.mixed[q], raw.outcomes)
+                return (
+                    f"probability of '{q}': the players' choices after the chance step decide "
+                    f"it in {raw.mixed[q]:,} of {raw.outcomes:,} outcomes (between "
+                    f"{_fraction_text(low)} and {_fraction_text(high)}); ask about a fact the "
+                    f"chance step alone decides"
+                )
+            answers[q] = _fraction_text(Fraction(raw.sure[q], raw.outcomes))
+        found["probability"] = answers
+    found["rules"] = dict(raw.rules)
     return found
+
+
+@dataclass
+class _Enumerated:
+    outcomes: int
+    leaves: int
+    counts: dict[str, Counter[Any]]
+    sure: Counter[str]  # weight of outcomes after which a probability query always holds
+    mixed: Counter[str]  # weight of outcomes after which it holds for some choices only
+    not_bool: dict[str, Any]  # a value that is not true/false, per probability query
+    rules: Mapping[str, int]  # rule id -> times applied in the whole enumeration
 
 
 class _TooMany(Exception):
@@ -341,39 +462,57 @@ class _TooMany(Exception):
 
 
 def _enumerate(
-    engine: Engine[Any], state: State[Any], wanted: set[str]
-) -> tuple[int, int, dict[str, Counter[Any]]]:
+    engine: Engine[Any], state: State[Any], wanted: set[str], chances: set[str] | None = None
+) -> _Enumerated:
     outcomes = 0
     leaves = 0
     counts: dict[str, Counter[Any]] = {name: Counter() for name in wanted}
+    sure: Counter[str] = Counter()
+    mixed: Counter[str] = Counter()
+    not_bool: dict[str, Any] = {}
+    chances = chances or set()
     query = engine.query
     # An engine may group chance outcomes the rules cannot tell apart (dice in another
     # order) and give each class its weight; every count below is weighted alike.
     classes = getattr(engine, "chance_classes", None)
     grouped = classes(state) if classes else None
     weighted = grouped if grouped is not None else [(o, 1) for o in state.legal_actions(CHANCE)]
-    for outcome, weight in weighted:
-        outcomes += weight
-        child = state.clone()
-        child.apply(outcome)
-        stack = [child]
-        while stack:
-            node = stack.pop()
-            players = node.current_players()
-            if len(players) == 1 and players[0] != CHANCE:
-                actions = node.legal_actions(players[0])
-                if len(actions) > MAX_LISTED:
-                    raise _TooMany(
-                        f"{len(actions)} choices after a chance outcome: too many to enumerate"
-                    )
-                for action in actions[:-1]:
-                    nxt = node.clone()
-                    nxt.apply(action)
-                    stack.append(nxt)
-                node.apply(actions[-1])
-                stack.append(node)
-                continue
-            leaves += weight
-            for name in wanted:
-                counts[name][query(node, name)] += weight
-    return outcomes, leaves, counts
+    with recording(count_only=True) as log:
+        for outcome, weight in weighted:
+            outcomes += weight
+            child = state.clone()
+            child.apply(outcome)
+            stack = [child]
+            seen: dict[str, set[bool]] = {q: set() for q in chances}
+            while stack:
+                node = stack.pop()
+                players = node.current_players()
+                if len(players) == 1 and players[0] != CHANCE:
+                    actions = node.legal_actions(players[0])
+                    if len(actions) > MAX_LISTED:
+                        raise _TooMany(
+                            f"{len(actions)} choices after a chance outcome: too many to enumerate"
+                        )
+                    for action in actions[:-1]:
+                        nxt = node.clone()
+                        nxt.apply(action)
+                        stack.append(nxt)
+                    node.apply(actions[-1])
+                    stack.append(node)
+                    continue
+                leaves += weight
+                for name in wanted:
+                    counts[name][query(node, name)] += weight
+                for name in chances:
+                    value = query(node, name)
+                    if not isinstance(value, bool):
+                        not_bool.setdefault(name, value)
+                    seen[name].add(bool(value))
+            for name, values in seen.items():
+                if values == {True}:
+                    sure[name] += weight
+                elif len(values) > 1:
+                    mixed[name] += weight
+    assert log.counts is not None
+    rules = dict(sorted(log.counts.items()))
+    return _Enumerated(outcomes, leaves, counts, sure, mixed, not_bool, rules)

@@ -243,7 +243,7 @@ def test_failing_examples_fork_and_never_delete_the_rulebooks(
         assert "torpedo-a-red: dice 5 -> 6" in said.out  # what changed, with old and new
         assert "sheets-a4-duplex-long.pdf: pages" in said.out
         fails = [line for line in said.err.splitlines() if line.strip().startswith("FAIL ")]
-        assert len(fails) == 12
+        assert len(fails) == 14
         assert all(
             re.search(r"examples/\d\d-[a-z0-9-]+\.yaml:\d+:\d+: step \d+: ", f) for f in fails
         )
@@ -256,7 +256,7 @@ def test_failing_examples_fork_and_never_delete_the_rulebooks(
             assert (out / GAME / name).read_bytes() == data
         m = manifest(out)
         assert {s["path"] for s in m["stale"]} >= set(books)
-        assert sum(not e["ok"] for e in m["examples"]) == 12
+        assert sum(not e["ok"] for e in m["examples"]) == 14
         report = json.loads((out / GAME / "changes.json").read_text("utf-8"))
         [image] = [i for i in report["images"] if "torpedo-a-red" in i["after"]] or [None]
         assert image is None  # no PNGs in this build: no pictures to compare
@@ -268,7 +268,7 @@ def test_failing_examples_fork_and_never_delete_the_rulebooks(
         said = capsys.readouterr()
         assert "up to date" not in said.out
         assert "changed since the last complete build" in said.out
-        assert "torpedo-a-red: dice 5 -> 6" in said.out and "12 worked example(s)" in said.err
+        assert "torpedo-a-red: dice 5 -> 6" in said.out and "14 worked example(s)" in said.err
         # --no-rulebook keeps them too (it used to delete them)
         build(project, [GAME], out, BuildOptions(papers=("a4",), png=False, rulebooks=False))
         for name, data in books.items():
@@ -351,7 +351,7 @@ def test_changes_count_from_the_last_complete_build(loop: tuple[Project, Path, P
     cards = folder / "cards.yaml"
     edit(cards, "grade: A, dice: 5", "grade: A, dice: 6")
     try:
-        with pytest.raises(PrintgenError, match="12 worked example"):
+        with pytest.raises(PrintgenError, match="14 worked example"):
             report_builds(build(project, [GAME], out, OPTS), OPTS)
         assert (out / GAME / "changes" / "base-manifest.json").is_file()
     finally:
@@ -375,7 +375,7 @@ def test_check_ends_with_a_summary_and_list_counts_in_words(
 ) -> None:
     main(["--root", str(ROOT), "check", GAME])
     out = capsys.readouterr().out.splitlines()
-    assert out[-1] == f"all 16 worked examples hold under the rules ({GAME} 16/16)"
+    assert out[-1] == f"all 19 worked examples hold under the rules ({GAME} 19/19)"
     main(["--root", str(ROOT), "list"])
     listed = capsys.readouterr().out
     assert "110 cards" in listed and "KILL SHOT / KILL SHOT" not in listed

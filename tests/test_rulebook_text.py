@@ -33,7 +33,9 @@ JA_SPACE = re.compile(f"[{JA}][ \u00a0\t\n]+[{JA}]")
 BEFORE = {
     "subzero": {"ja": 42, "en": 43, "ja-en": 28},
     "squares2": {"ja": 27, "en": 29, "ja-en": 24},
-    "submarine-attack": {"ja": 25, "en": 26, "ja-en": 18},
+    # +1: the side-by-side edition gained each section's rules with their examples, and
+    # each example the rules it shows (rule coverage), in both languages.
+    "submarine-attack": {"ja": 25, "en": 26, "ja-en": 19},
     "susumuka-modoruka": {"ja": 44, "en": 48, "ja-en": 38},
     "kill-shot": {"ja": 29, "en": 30, "ja-en": 26},
 }
@@ -213,3 +215,32 @@ def test_a_player_aid_for_each_player(books: Path, game: str) -> None:
         assert round(float(box.height) * 25.4 / 72) == 210
         lowest = min(baselines(reader))  # no line runs off the foot of its A5 half
         assert lowest > 8 * 72 / 25.4, f"{lang}: text runs off the aid"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_rulebook_links_rules_and_examples_both_ways(books: Path, game: str) -> None:
+    """Each section lists its rule clauses, each with the printed examples that show it;
+    each printed example lists the rules it shows, by section; every link has a target,
+    and the side-by-side edition has each anchor once."""
+    clauses = load_game(ROOT / "components" / game).info.clauses
+    for edition in EDITIONS:
+        html = HTML[(game, edition)]
+        ids = re.findall(r' id="([^"]+)"', html)
+        assert len(ids) == len(set(ids)), edition
+        anchors = set(ids)
+        entries = [
+            (m.group(1), m.group(2))
+            for m in re.finditer(
+                r'<span class="rule" id="rule-([^"]+)">(.*?)(?=<span class="rule"|</p>)', html
+            )
+        ]
+        assert entries, edition
+        declared = {re.sub(r"[^A-Za-z0-9]+", "-", c.id).strip("-") for c in clauses}
+        assert {rule for rule, _ in entries} <= declared
+        assert all('href="#ex-' in entry for _, entry in entries), edition  # each has examples
+        entries = [entry for _, entry in entries]
+        heads = re.findall(r'<div class="ex-shows">.*?</div>', html)
+        assert heads, edition
+        for part in entries + heads:
+            for target in re.findall(r'href="#([^"]+)"', part):
+                assert target in anchors, (edition, target)

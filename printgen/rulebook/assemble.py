@@ -33,11 +33,13 @@ from printgen.rulebook.pictures import cover_picture, ink, piece_images
 from printgen.rulebook.text import TextContext, markdown_blocks, prose, render_text
 from printgen.rulebook.worked import (
     Shown,
+    check_clause_sections,
     example_html,
     example_rows,
     failure_line,
     page_ref,
     printed_examples,
+    rules_of_section,
 )
 from printgen.templating import ProjectSandbox, suggestion
 
@@ -105,15 +107,21 @@ def assemble(
         return _label(labels, key, ja, en)
 
     def examples_of(section_id: str) -> dict[str, Markup]:
-        """'Examples: 3 (p. 12)' under a rule section, in each language."""
-        mine = [ex for ex in shown if section_id in ex.shows]
-        if not mine:
-            return {}
+        """Under a rule section, in each language: its rule clauses, each with the examples
+        that show it ('2-3-1 ...: Example 3 (p. 12)'), and 'See Example 5 (p. 14)' for an
+        example book.yaml says shows the section (`shows:`) without a clause of it."""
+        of_rules = {c.id for c in game.info.clauses if c.section == section_id}
+        mine = [ex for ex in shown if section_id in ex.shows and not of_rules & set(ex.rules)]
         out = {}
         for lang in ("ja", "en"):
-            refs = ("、" if lang == "ja" else ", ").join(ex.ref(lang) for ex in mine)
-            head = "この規則の例: " if lang == "ja" else "See "
-            out[lang] = Markup(f'<p class="xref">{head}{refs}</p>')
+            parts = [rules_of_section(section_id, game, shown, lang)]
+            if mine:
+                refs = ("、" if lang == "ja" else ", ").join(ex.ref(lang) for ex in mine)
+                head = "この規則の例: " if lang == "ja" else "See "
+                parts.append(Markup(f'<p class="xref">{head}{refs}</p>'))
+            joined = Markup("").join(parts)
+            if joined:
+                out[lang] = joined
         return out
 
     def section(entry: Entry, i: int) -> Block:
@@ -542,7 +550,7 @@ def html_of(
     lang = edition.removeprefix("aid-")
     langs = ("ja", "en") if edition == "ja-en" else (lang,)
     info = rb.game.info
-    return template.render(
+    html = template.render(
         game=info,
         title={k: prose(info.title[k], k) for k in ("ja", "en")},
         subtitle={k: prose(info.subtitle[k], k) for k in ("ja", "en")} if info.subtitle else None,
@@ -557,6 +565,21 @@ def html_of(
         font_uri=lambda name: f"{FONT_SCHEME}:{name}",
         draft=[failure_line(r, rb.game.folder) for r in failed or []],
     )
+    return unique_ids(html)
+
+
+def unique_ids(html: str) -> str:
+    """The side-by-side edition holds both languages' parts, each with the same anchors:
+    only the first of each `id` is kept (a link goes to the first, the Japanese side)."""
+    seen: set[str] = set()
+
+    def once(match: re.Match[str]) -> str:
+        if match.group(1) in seen:
+            return ""
+        seen.add(match.group(1))
+        return match.group(0)
+
+    return re.sub(r' id="([^"]+)"', once, html)
 
 
 def faces_for_rulebook(lib: LayoutLibrary, rb: Rulebook) -> dict[str, dict[str, Face]]:
@@ -634,6 +657,7 @@ def rulebook_html(
     except ValueError as exc:  # the game's data does not fit its engine
         raise PrintgenError(f"rule options: {exc}", game.where("options")) from None
     check_texts(rb, options)  # a typo in a text is reported before the slow work
+    check_clause_sections(rb)
     if results is None:  # (else the build checked them already)
         results = replayed_examples(game) if entry else []  # no engine yet: no examples
     failed = [r for r in results if not r.ok]

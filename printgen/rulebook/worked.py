@@ -5,7 +5,7 @@ each step's narrative beside the engine's diagram of the state after it."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -27,6 +27,8 @@ class Shown:
     shows: list[str]
     game: Any = None
     current_version: str = ""
+    rules: list[str] = field(default_factory=list)  # the clause ids its replay applied
+    everywhere: frozenset[str] = frozenset()  # clauses every printed example shows
 
     @property
     def anchor(self) -> str:
@@ -39,6 +41,32 @@ class Shown:
     def ref(self, lang: str) -> Markup:
         """The example's name with its page number."""
         return page_ref(self.anchor, self.name(lang))
+
+
+def rule_anchor(rule: str) -> str:
+    """The anchor of a rule clause's entry in the book (`rule-2-3-1`)."""
+    return "rule-" + re.sub(r"[^A-Za-z0-9]+", "-", rule).strip("-")
+
+
+def clause_label(clause: Any, lang: str, game: Any) -> Markup:
+    """What a clause says, as the book names it (its id is for the designer's tools: the
+    book's sections are not numbered); a title may quote the rules like any rulebook text
+    (`{{ rules.target_points }} victory points end the game`)."""
+    return prose(clause_title(game, clause, lang), lang)
+
+
+def clause_title(game: Any, clause: Any, lang: str) -> str:
+    """A clause's title in `lang`, its templates rendered with the game's rules."""
+    k = next(i for i, c in enumerate(game.info.clauses) if c.id == clause.id)
+    where = game.where("clauses", k, "title", lang)
+    return render_text(clause.title[lang], TextContext(game, lang), where)
+
+
+def example_refs(examples: list[Shown], lang: str) -> Markup:
+    """`Examples 1 (p. 12), 3 (p. 14)` / `プレイ例1（12ページ）、3（14ページ）`."""
+    head = "プレイ例" if lang == "ja" else "Example " if len(examples) == 1 else "Examples "
+    refs = [page_ref(ex.anchor, str(ex.number)) for ex in examples]
+    return Markup(head) + Markup("、" if lang == "ja" else ", ").join(refs)
 
 
 def page_ref(anchor: str, text: Markup | str) -> Markup:
@@ -84,13 +112,31 @@ def _version_line(result: Any, current: str, lang: str) -> str:
 
 
 def _shows_line(ex: Shown, titles: dict[str, Text], lang: str) -> Markup:
-    if not ex.shows:
+    """The rules the example shows (from its replay's event log; not those every printed
+    example shows), grouped by the section that states them, each section with its page: `Rules shown: Torpedoes and dice (p. 6):
+    a pair sinks its column · ...; End of a round (p. 8): ...`; then any further section
+    book.yaml names (`shows:`)."""
+    clauses = {c.id: c for c in ex.game.info.clauses} if ex.game is not None else {}
+    groups: dict[str, list[Markup]] = {}
+    for rule in ex.rules:
+        if rule in ex.everywhere:  # shown by every printed example: it tells nothing here
+            continue
+        clause = clauses[rule]
+        groups.setdefault(clause.section, []).append(clause_label(clause, lang, ex.game))
+    for sid in ex.shows:
+        groups.setdefault(sid, [])
+    colon = "：" if lang == "ja" else ": "
+    parts = [
+        page_ref(sid, prose(titles[sid][lang], lang))
+        + (Markup(colon) + Markup(" · ").join(said) if said else Markup(""))
+        for sid, said in groups.items()
+        if sid in titles
+    ]
+    if not parts:
         return Markup("")
-    refs = ("、" if lang == "ja" else ", ").join(
-        page_ref(sid, prose(titles[sid][lang], lang)) for sid in ex.shows if sid in titles
-    )
     head = "この例の規則: " if lang == "ja" else "Rules shown: "
-    return Markup(f'<div class="ex-shows">{head}{refs}</div>')
+    joined = Markup("。" if lang == "ja" else "; ").join(parts)
+    return Markup(f'<div class="ex-shows">{head}{joined}</div>')
 
 
 def _example_head(
@@ -253,7 +299,55 @@ def printed_examples(rb: Rulebook, results: list[Any]) -> list[Shown]:
                     f"{suggestion(sid, sorted(rb.sections))}",
                     rb.where("examples", k, "shows", j),
                 )
+        result = known[ex.file]
+        applied = set(result.rules) if result.ok else set()
+        rules = [c.id for c in rb.game.info.clauses if c.id in applied]
         shown.append(
-            Shown(k + 1, known[ex.file], list(ex.shows), rb.game, rb.game.info.rule_version)
+            Shown(
+                k + 1,
+                result,
+                list(ex.shows),
+                rb.game,
+                rb.game.info.rule_version,
+                rules,
+            )
         )
+    if len(shown) > 1:
+        common = frozenset.intersection(*(frozenset(x.rules) for x in shown))
+        for x in shown:
+            x.everywhere = common
     return shown
+
+
+def check_clause_sections(rb: Rulebook) -> None:
+    """Every clause names a section of this book (where its entry and examples are listed)."""
+    for k, clause in enumerate(rb.game.info.clauses):
+        if clause.section not in rb.sections:
+            raise PrintgenError(
+                f"rule {clause.id} names section '{clause.section}', which is not in this "
+                f"book{suggestion(clause.section, sorted(rb.sections))} "
+                f"(sections: {', '.join(rb.sections)})",
+                rb.game.where("clauses", k, "section"),
+            )
+
+
+def rules_of_section(section_id: str, game: Any, shown: list[Shown], lang: str) -> Markup:
+    """A section's rule clauses that printed examples show, each with its anchor and those
+    examples (with their pages), run in as one compact paragraph."""
+    items = []
+    for clause in game.info.clauses:
+        if clause.section != section_id:
+            continue
+        mine = [ex for ex in shown if clause.id in ex.rules]
+        if not mine:  # (no printed example: nothing to point to)
+            continue
+        sep = "：" if lang == "ja" else ": "
+        items.append(
+            f'<span class="rule" id="{escape(rule_anchor(clause.id))}">'
+            f"{clause_label(clause, lang, game)}{sep}{example_refs(mine, lang)}</span>"
+        )
+    if not items:
+        return Markup("")
+    head = "この節の規則のプレイ例：" if lang == "ja" else "Examples of this section's rules: "
+    joined = ("。" if lang == "ja" else "; ").join(items)
+    return Markup(f'<p class="xref rules"><b>{head}</b>{joined}</p>')

@@ -15,7 +15,14 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from rules_engine.core import Arrangements, IllegalActionError, LazySequence, Mapped, Product
+from rules_engine.core import (
+    CHANCE,
+    Arrangements,
+    IllegalActionError,
+    LazySequence,
+    Mapped,
+    Product,
+)
 from rules_engine.kill_shot.actions import (
     Action,
     Claim,
@@ -79,6 +86,45 @@ class Draws(LazySequence[tuple[int, ...]]):
             if v not in self._kinds or value.count(v) > self._counts[self._kinds.index(v)]:
                 return False
         return True
+
+
+def draw_weight(cards: Sequence[int], drawn: Sequence[int]) -> int:
+    """The odds of drawing `drawn` in that order from a shuffled multiset `cards`, as an
+    integer weight: the number of orders of the physical cards that give it (the product
+    of the copies of each kind still in the deck as it is drawn).  Every ordered draw of
+    the same number of cards from the same deck shares one denominator."""
+    left: dict[int, int] = {}
+    for c in cards:
+        left[c] = left.get(c, 0) + 1
+    weight = 1
+    for c in drawn:
+        n = left.get(c, 0)
+        weight *= n
+        left[c] = n - 1
+    return weight
+
+
+class WeightedDraws(LazySequence[tuple[Action, int]]):
+    """Every draw chance may make now (`Mapped` draws, lazily) with its integer weight:
+    the deck's part drawn from the deck, the rest (once it runs out) from the discards
+    turned over."""
+
+    def __init__(
+        self, outcomes: Sequence[Action], deck: Sequence[int], disc: Sequence[int]
+    ) -> None:
+        self._outcomes = outcomes
+        self._deck = tuple(deck)
+        self._disc = tuple(disc)
+        self._len = len(outcomes)
+
+    def _item(self, index: int) -> tuple[Action, int]:
+        a = self._outcomes[index]
+        assert isinstance(a, Draw)
+        d = len(self._deck)
+        weight = draw_weight(self._deck, a.cards[:d])
+        if len(a.cards) > d:
+            weight *= draw_weight(self._disc, a.cards[d:])
+        return a, weight
 
 
 class ReactionLaw:
@@ -179,6 +225,22 @@ class Chance(KillShotStateBase):
         if phase == CLAIM:
             return [Claim(p) for p in self.claims[0][1]]
         return []
+
+    def chance_classes(self) -> Sequence[tuple[Action, int]] | None:
+        """Chance's outcomes now with their integer odds (see `KillShot.chance_classes`)."""
+        if self.current_players() != (CHANCE,):
+            return None
+        outcomes = self._chance_outcomes()
+        if self.draws:
+            pool = self._pool(self.draws[0][0])
+            deck = self.decks[pool]
+            disc = self.discards[pool]
+            if not deck:
+                deck, disc = disc, []
+            return WeightedDraws(outcomes, deck, disc)
+        if self.phase in (GO, PLAY):
+            return None  # reaction times: the simulated players' law, not a rule's odds
+        return [(a, 1) for a in outcomes]
 
     def _sample_chance(self, rng: random.Random) -> Action:
         g = self.g

@@ -176,7 +176,7 @@ class Checks(KillShotStateBase):
 
     def _check_draw(self, a: Draw) -> None:
         g = self.g
-        p, _want = self.draws[0]
+        p = self.draws[0][0]
         if a.player != p:
             raise IllegalActionError("deck", f"{g.names[p]} draws now, not {g.names[a.player]}")
         k = self._draw_count(self.draws[0])
@@ -283,7 +283,7 @@ class Checks(KillShotStateBase):
         listing = (
             ", ".join(items[:-1]) + " or " + items[-1] if len(items) > 1 else "".join(items)
         ) or "nothing"
-        rule = "hunt-pile"
+        rule = "sr-play" if g.turn_based else "hunt-pile"
         if p == self.taliban:
             rule = "taliban"
         elif g.osok and number == top:
@@ -374,7 +374,7 @@ class Checks(KillShotStateBase):
         if isinstance(a, Play):
             if any(g.special_of[c] for c in a.cards) or a.target >= 0:
                 raise IllegalActionError(
-                    "situation-room",
+                    "sr-specials",
                     "Jam and Bad Intel are played on another player as their turn starts, "
                     "to end it",
                 )
@@ -403,7 +403,7 @@ class Checks(KillShotStateBase):
                     error = self._pile_error(p, k, top, number, allowed)
                     if i:
                         raise IllegalActionError(
-                            "situation-room", f"card {i + 1} of the play: {error.message}"
+                            "sr-play", f"card {i + 1} of the play: {error.message}"
                         )
                     raise error
                 top = number
@@ -411,7 +411,7 @@ class Checks(KillShotStateBase):
                     kills += 1
                     if kills >= need and i != len(a.cards) - 1:
                         raise IllegalActionError(
-                            "situation-room",
+                            "sr-play",
                             "the Kill Shot that ends the hunt is the last card played",
                         )
             return
@@ -445,7 +445,7 @@ class Checks(KillShotStateBase):
             or a.pile
         ):
             raise IllegalActionError(
-                "situation-room",
+                "sr-specials",
                 f"before {target}'s turn, only Jam or Bad Intel played at {target} ends it "
                 "(or pass)",
             )
@@ -455,7 +455,7 @@ class Checks(KillShotStateBase):
         g = self.g
         if p not in self.discard_rounds[0] or not isinstance(a, Discard):
             raise IllegalActionError(
-                "terrorist",
+                self.discard_why[0] if self.discard_why else "cease-fire-discard",
                 f"{', '.join(g.names[q] for q in self.discard_rounds[0])} must discard one card now",
             )
         hand = self.hands[p]

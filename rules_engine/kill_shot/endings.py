@@ -5,6 +5,7 @@ captures).  A hunt nobody can finish ends too: its terrorists escape.
 
 from __future__ import annotations
 
+from rules_engine.core import EVENTS
 from rules_engine.kill_shot.phases import OVER, REVEAL, TALIBAN
 from rules_engine.kill_shot.state_base import KillShotStateBase
 
@@ -18,7 +19,9 @@ class Endings(KillShotStateBase):
         g = self.g
         self.halt = True
         self.draws = []
+        self.deals = 0
         self.discard_rounds = []
+        self.discard_why = []
         self.order_plays = []
         self.claims = []
         self.pending = []
@@ -44,6 +47,16 @@ class Endings(KillShotStateBase):
             tied = [p for p in tied if len(self.captured[p]) == most]
         self.winners = tuple(tied)
         self.phase = OVER
+        if EVENTS.on:
+            names = self.g.names
+            EVENTS.emit(
+                "game-end",
+                "game-end",
+                winners=[names[p] for p in tied],
+                points=top,
+                players=list(names[: self.n]),
+                scores=list(scores),
+            )
 
     # --- a hunt nobody can finish ---------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from rules_engine.core import Bilingual, Diagram, EngineBase, NotationError
@@ -408,6 +408,19 @@ class KillShot(EngineBase):
 
     def query(self, state: Any, name: str) -> Any:
         return worked_examples.query(self, state, name)
+
+    def chance_classes(self, state: Any) -> Sequence[tuple[Action, int]] | None:
+        """Chance's outcomes now, each with its integer odds, for exact probabilities: a draw
+        from a deck with repeated cards weighs as many orders of the physical cards as give
+        it (a deck of two 5s and one 6: `5` has weight 2, `6` weight 1); a terrorist turned
+        up, a first player, the Taliban player, the order of simultaneous plays and a claim
+        are equally likely (weight 1).  None when chance does not act, and for reaction
+        times: their odds are the simulated players' law (real numbers, no rule's), so an
+        exhaustive step over a "go" or a reaction weighs every time alike.  Draws are listed
+        lazily (a deal has billions of outcomes)."""
+        if not isinstance(state, KillShotState):
+            return None
+        return state.chance_classes()
 
     def diagram(self, state: Any) -> Diagram:
         """The table after what happened since the state was last drawn, and a timeline

@@ -8,7 +8,9 @@ to their own colour's deck (`_pool`).
 
 from __future__ import annotations
 
+from rules_engine.core import EVENTS
 from rules_engine.kill_shot.actions import Draw, Reload
+from rules_engine.kill_shot.events import cards, deal_rule, seconds
 from rules_engine.kill_shot.phases import TURN_START
 from rules_engine.kill_shot.state_base import KillShotStateBase
 
@@ -33,6 +35,8 @@ class Reloading(KillShotStateBase):
         draws = self.draws
         while draws and self._draw_count(draws[0]) <= 0:
             draws.pop(0)
+            if self.deals:
+                self.deals -= 1
         if not draws and self.phase == TURN_START:
             self._open_turn()
 
@@ -43,11 +47,15 @@ class Reloading(KillShotStateBase):
         hand = self.hands[p]
         night = g.night
         seen = not g.blind
+        if EVENTS.on:
+            self._tell_draw(a)
         for c in a.cards:
             deck = self.decks[pool]
             if not deck:
                 deck = self.decks[pool] = self.discards[pool]
                 self.discards[pool] = []
+                if EVENTS.on:
+                    self._tell_deck_turned(p)
             deck.remove(c)
             hand.append(c)
             if night:
@@ -55,8 +63,31 @@ class Reloading(KillShotStateBase):
             if not deck and self.discards[pool]:
                 self.decks[pool] = self.discards[pool]
                 self.discards[pool] = []
+                if EVENTS.on:
+                    self._tell_deck_turned(p)
         self.draws.pop(0)
+        if self.deals:
+            self.deals -= 1
         self._prune()
+
+    def _tell_draw(self, a: Draw) -> None:
+        g = self.g
+        facts = {"player": g.names[a.player], "count": len(a.cards), "cards": cards(g, a.cards)}
+        if self.deals:
+            rule = deal_rule(g)
+            EVENTS.emit(rule, "deal-extra" if rule == "deadline" else "deal", **facts)
+        else:
+            EVENTS.emit("sr-reload" if g.turn_based else "reload", "refill", **facts)
+
+    def _tell_deck_turned(self, p: int) -> None:
+        g = self.g
+        own = g.per_colour and g.game_type == "tactical-engagement"
+        EVENTS.emit(
+            "tactical-engagement" if own else "deck",
+            "deck-turned-own" if g.per_colour else "deck-turned",
+            player=g.names[p],
+            colour=g.colours[p] if g.per_colour else "",
+        )
 
     def _take(self, p: int, c: int) -> None:
         g = self.g
@@ -84,6 +115,19 @@ class Reloading(KillShotStateBase):
 
     def _reload(self, p: int, a: Reload) -> None:
         hand = self.hands[p]
+        if EVENTS.on:
+            g = self.g
+            gone = [hand[s] for s in a.slots] if a.slots else list(a.cards)
+            EVENTS.emit(
+                "sr-reload" if g.turn_based else "reload",
+                "reload",
+                player=g.names[p],
+                count=len(gone),
+                cards=[] if g.night else cards(g, gone),
+                limit=self.limits[p],
+                at=seconds(self.clock),
+                timed=not g.turn_based,
+            )
         if a.slots:
             gone = [self._remove_slot(p, s) for s in sorted(a.slots, reverse=True)]
             for c in reversed(gone):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rules_engine.core import EVENTS
 from rules_engine.kill_shot.state_base import KillShotStateBase
 
 
@@ -81,6 +82,8 @@ class Scoring(KillShotStateBase):
             if self.taliban >= 0 and g.taliban_scores:
                 self.scores[self.taliban] += terrorist.points
         self.results.append(HuntResult(self.hunt, t, winner, how, totals))
+        if EVENTS.on:
+            self._tell_close(k, winner, how, totals)
         self.dirty = True
         if not any(self.pile_open):
             self._end_hunt()
@@ -88,5 +91,50 @@ class Scoring(KillShotStateBase):
             for c in self.piles[k]:
                 self.out[c] -= 1
                 self._discard_card(c)
+            if EVENTS.on:
+                EVENTS.emit("terror-threat", "pile-cleared", pile=k + 1, count=len(self.piles[k]))
             self.piles[k] = []
             self.pile_by[k] = []
+
+    def _tell_close(self, k: int, winner: int, how: str, totals: tuple[int, ...]) -> None:
+        """How a hunt pile ended: who captured its terrorist by which rule, or why it
+        escaped, and what the capture brings."""
+        g = self.g
+        names = g.names
+        t = g.terrorists[self.pile_terr[k]]
+        facts = {
+            "terrorist": t.id,
+            "points": t.points,
+            "pile": k + 1,
+            "piles": len(self.piles),
+        }
+        if how in ("points", "tie-lowest", "tie-earliest") or (
+            how == "escaped-tie" and g.points_claim
+        ):
+            shown = [q for q in range(self.n) if q != self.taliban]
+            facts["players"] = [names[q] for q in shown]
+            facts["totals"] = [totals[q] for q in shown]
+        if winner >= 0:
+            facts["player"] = names[winner]
+            rule, what = {
+                "kill-shot": ("kill-shot", "capture"),
+                "chance": ("kill-shot", "capture-chance"),
+                "points": ("points-claim", "capture-points"),
+                "tie-lowest": ("points-tie", "capture-tie-lowest"),
+                "tie-earliest": ("points-tie", "capture-tie-earliest"),
+            }[how]
+            if how == "kill-shot" and self.pile_need[k] > 1:
+                rule = "second-kill-shot"
+                what = "capture-second" if g.second_claims else "capture-first"
+            EVENTS.emit(rule, what, **facts)
+            if t.ability == "claimer-extra-cards":
+                EVENTS.emit("extra-cards", "extra-cards", player=names[winner], extra=t.extra_cards)
+            return
+        rule, what = {
+            "escaped-taliban": ("taliban", "escape-taliban"),
+            "escaped-stuck": ("escape", "escape-stuck"),
+            "escaped-tie": ("points-tie" if g.points_claim else "kill-shot", "escape-tie"),
+        }[how]
+        EVENTS.emit(rule, what, **facts)
+        if self.taliban >= 0 and g.taliban_scores:
+            EVENTS.emit("taliban", "taliban-scores", player=names[self.taliban], points=t.points)

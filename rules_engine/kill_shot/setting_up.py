@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rules_engine.core import EVENTS
 from rules_engine.kill_shot.actions import Action, Pick
+from rules_engine.kill_shot.events import cards
 from rules_engine.kill_shot.phases import FIRST, GO, PICK
 from rules_engine.kill_shot.state_base import KillShotStateBase
 
@@ -44,6 +46,8 @@ class HuntSetup(KillShotStateBase):
         g = self.g
         n = self.n
         self._begin_hunt()
+        if EVENTS.on:
+            self._tell_reveal(ts)
         for t in ts:
             self.terr_left.remove(t)
         k = len(ts)
@@ -76,12 +80,55 @@ class HuntSetup(KillShotStateBase):
         else:
             size = g.hand_size + hand_change
             self.draws = [[p, max(0, size + self.bonus[p])] for p in range(n)]
+        self.deals = len(self.draws)
         self.bonus = [0] * n
         if self.pickers:
             self.phase = PICK
         else:
             self._after_deal()
         self._prune()
+
+    def _tell_reveal(self, ts: tuple[int, ...]) -> None:
+        """The events of a new hunt: the hunt set up again, its terrorist(s) turned up, the
+        abilities that change the deal, and Deadline's starting hands."""
+        g = self.g
+        names = g.names
+        if self.hunt > 1:
+            EVENTS.emit("new-hunt", "new-hunt", hunt=self.hunt)
+        terrorists = [g.terrorists[t] for t in ts]
+        if len(ts) > 1:
+            EVENTS.emit(
+                "terror-threat",
+                "reveal-several",
+                terrorists=[t.id for t in terrorists],
+                points=[t.points for t in terrorists],
+            )
+        else:
+            t = terrorists[0]
+            EVENTS.emit("setup", "reveal", terrorist=t.id, points=t.points, hunt=self.hunt)
+        for t in terrorists:
+            if t.ability == "short-hand":
+                EVENTS.emit(
+                    "short-hand",
+                    "short-hand",
+                    terrorist=t.id,
+                    fewer=-t.hand_change,
+                    limit=g.hand_limit + t.limit_change,
+                )
+        for p in range(self.n):
+            if self.bonus[p]:
+                EVENTS.emit(
+                    "extra-cards", "extra-cards-dealt", player=names[p], extra=self.bonus[p]
+                )
+        if g.deadline:
+            EVENTS.emit(
+                "deadline",
+                "deadline-hand",
+                first=g.deadline_numbers[0],
+                last=g.deadline_numbers[-1],
+                extra=g.deadline_extra,
+                chosen=g.picks_chosen,
+            )
 
     def _after_deal(self) -> None:
         g = self.g
@@ -98,6 +145,10 @@ class HuntSetup(KillShotStateBase):
         for a in actions:
             assert isinstance(a, Pick)
             deck = self.decks[a.player]
+            if EVENTS.on:
+                EVENTS.emit(
+                    "deadline", "pick", player=self.g.names[a.player], cards=cards(self.g, a.cards)
+                )
             for c in a.cards:
                 deck.remove(c)
             self.hands[a.player].extend(a.cards)

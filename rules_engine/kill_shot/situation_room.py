@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rules_engine.core import EVENTS
 from rules_engine.kill_shot.actions import Action, Play, Reload
+from rules_engine.kill_shot.events import card
 from rules_engine.kill_shot.phases import AFTER_TURN, TURN, TURN_START
 from rules_engine.kill_shot.special_cards import INTEL
 from rules_engine.kill_shot.state_base import KillShotStateBase
@@ -21,6 +23,8 @@ class SituationRoom(KillShotStateBase):
 
     def _goto_turn(self, player: int) -> None:
         self.turn = player % self.n
+        if EVENTS.on:
+            EVENTS.emit("situation-room", "turn", player=self.g.names[self.turn])
         if self.draws:
             self.phase = TURN_START
         else:
@@ -59,12 +63,21 @@ class SituationRoom(KillShotStateBase):
             ]
             q = first.player
             c = first.cards[0]
+            if EVENTS.on:
+                EVENTS.emit(
+                    "sr-specials",
+                    "turn-ended",
+                    player=g.names[q],
+                    target=g.names[t],
+                    **card(g, c),
+                )
             self._take(q, c)
             self._discard_card(c)
             self._lotus(q)
             if g.special_of[c] == INTEL and g.sr_cease_fire:
                 for _ in range(self._active("cease-fire-discard")):
                     self.discard_rounds.append(self.g.everyone)
+                    self.discard_why.append("cease-fire-discard")
             if self._check_stuck():
                 return
             self._next_round(AFTER_TURN)
@@ -84,4 +97,6 @@ class SituationRoom(KillShotStateBase):
             self._reload(t, a)
             self._goto_turn(t + 1)
         else:
+            if EVENTS.on:
+                EVENTS.emit("situation-room", "pass", player=g.names[t])
             self._goto_turn(t + 1)

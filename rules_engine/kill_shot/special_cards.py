@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from rules_engine.core import EVENTS
 from rules_engine.kill_shot.state_base import KillShotStateBase
 
 INTEL: Final = 1
@@ -58,5 +59,9 @@ class SpecialCards(KillShotStateBase):
         self.halt = True
         self.countdown = True
         self.pending = []
+        if EVENTS.on:
+            call = self.g.params["countdown"]
+            EVENTS.emit("bad-intel", "cease-fire", countdown_ja=call["ja"], countdown_en=call["en"])
         for _ in range(self._active("cease-fire-discard")):
             self.discard_rounds.append(tuple(range(self.n)))
+            self.discard_why.append("cease-fire-discard")

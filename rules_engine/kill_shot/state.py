@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from rules_engine.core import CHANCE, IllegalActionError, JointAction, Step
+from rules_engine.core import CHANCE, EVENTS, IllegalActionError, JointAction, Step
 from rules_engine.kill_shot.actions import (
     Action,
     Claim,
@@ -160,9 +160,11 @@ class KillShotState(
         self.bonus = [0] * n
         self.taliban = -1
         self.draws: list[list[int]] = []  # [player, cards wanted]
+        self.deals = 0
         self.pickers: list[int] = []
         self.pick_sizes = [0] * n
         self.discard_rounds: list[tuple[int, ...]] = []
+        self.discard_why: list[str] = []
         self.after_discard = AFTER_PLAY
         self.order_plays: list[Play] = []
         self.claims: list[tuple[int, tuple[int, ...]]] = []
@@ -325,9 +327,13 @@ class KillShotState(
             self._claim(a.player)
         elif phase == FIRST:
             assert isinstance(a, First)
+            if EVENTS.on:
+                EVENTS.emit("situation-room", "first", player=self.g.names[a.player])
             self._goto_turn(a.player)
         elif phase == TALIBAN:
             assert isinstance(a, Taliban)
+            if EVENTS.on:
+                EVENTS.emit("taliban", "taliban", player=self.g.names[a.player])
             self.taliban = a.player
             self.phase = REVEAL
 

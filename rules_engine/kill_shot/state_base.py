@@ -32,9 +32,11 @@ class KillShotStateBase(StateBase[Action, "KillShot"]):
         "claims",
         "clock",
         "countdown",
+        "deals",
         "decks",
         "dirty",
         "discard_rounds",
+        "discard_why",
         "discards",
         "drawn",
         "draws",
@@ -111,9 +113,11 @@ class KillShotStateBase(StateBase[Action, "KillShot"]):
     bonus: list[int]
     taliban: int
     draws: list[list[int]]  # [player, cards wanted]
+    deals: int  # how many of the draws (the first ones) deal a hunt's hands
     pickers: list[int]
     pick_sizes: list[int]
     discard_rounds: list[tuple[int, ...]]
+    discard_why: list[str]  # the clause that demands each discard round
     after_discard: int
     order_plays: list[Play]
     claims: list[tuple[int, tuple[int, ...]]]

@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rules_engine.core import Bilingual
+from rules_engine.core import EVENTS, Bilingual
 from rules_engine.kill_shot.actions import Action, Discard
+from rules_engine.kill_shot.events import card
 from rules_engine.kill_shot.phases import AFTER_GO, AFTER_PLAY, DISCARD, GO, PLAY
 from rules_engine.kill_shot.state_base import KillShotStateBase
 
@@ -44,6 +45,22 @@ class TerroristAbilities(KillShotStateBase):
     def _lotus(self, p: int) -> None:
         for _ in range(self._active("special-card-discard")):
             self.discard_rounds.append((p,))
+            self.discard_why.append("special-discard")
+
+    def _tell_discard(self, why: str, p: int, c: int) -> None:
+        g = self.g
+        terrorist = next(
+            (
+                g.terrorists[t].id
+                for k, t in enumerate(self.pile_terr)
+                if self.pile_open[k]
+                and g.terrorists[t].ability
+                == ("special-card-discard" if why == "special-discard" else "cease-fire-discard")
+            ),
+            "",
+        )
+        facts = card(g, c) if not g.night else {"colour": "", "number": 0, "card": ""}
+        EVENTS.emit(why, "discard", player=g.names[p], terrorist=terrorist, **facts)
 
     def _next_round(self, after: int) -> None:
         self.after_discard = after
@@ -55,6 +72,8 @@ class TerroristAbilities(KillShotStateBase):
                 self.phase = DISCARD
                 return
             rounds.pop(0)
+            if self.discard_why:
+                self.discard_why.pop(0)
         if after == AFTER_GO:
             self.phase = GO
         elif after == AFTER_PLAY:
@@ -63,6 +82,7 @@ class TerroristAbilities(KillShotStateBase):
             self._goto_turn(self.turn + 1)
 
     def _discards(self, actions: Sequence[Action]) -> None:
+        why = self.discard_why.pop(0) if self.discard_why else "cease-fire-discard"
         for a in actions:
             assert isinstance(a, Discard)
             p = a.player
@@ -71,6 +91,8 @@ class TerroristAbilities(KillShotStateBase):
             else:
                 c = a.card
                 self.hands[p].remove(c)
+            if EVENTS.on:
+                self._tell_discard(why, p, c)
             self._discard_card(c)
         self.discard_rounds.pop(0)
         if self._check_stuck():

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from rules_engine.core import SetupError
+from rules_engine.kill_shot.actions import Draw
 from rules_engine.kill_shot.phases import GO, OVER, PHASE_NAMES, PLAY
 from rules_engine.kill_shot.recorded_hunts import check_record
 from rules_engine.kill_shot.scoring import HuntResult
@@ -339,6 +340,7 @@ QUERIES: Final = (
     "taliban",
     "winner",
     "record_check",
+    "draw_fits",
 )
 
 
@@ -441,4 +443,18 @@ def query(g: KillShot, state: Any, name: str) -> Any:
         return names[s.winners[0]] if len(s.winners) == 1 else "draw"
     if name == "record_check":
         return s.record_error or "ok"
+    if name == "draw_fits":
+        # whether the cards the last draw brought include one its player may now play on
+        # an open hunt pile (true/false: an exhaustive step's probability)
+        last = next((a for a in reversed(s.history) if isinstance(a, Draw)), None)
+        if last is None:
+            return False
+        p = last.player
+        return any(
+            g.hunt_of[c] in s._allowed(p, k)
+            for c in last.cards
+            if not g.special_of[c]
+            for k in range(len(s.piles))
+            if s.pile_open[k]
+        )
     raise KeyError(name)

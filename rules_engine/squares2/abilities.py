@@ -100,6 +100,28 @@ class ContinuousEffect:
         return tile.value
 
 
+class ValueBonus(ContinuousEffect):
+    """A continuous ability stated in data (`effect: value-bonus`): while it is face up,
+    every other tile in its row (`scope: row`, the default) or on the whole board
+    (`scope: board`), whoever owns it, counts `amount` (default 1) more in its owner's row
+    total.  No SQUARES II tile has it: a worked example states such a tile of another set
+    (rule 7) in its setup, to show what the row limit does when both players go over."""
+
+    def row_value(self, state: Squares2State, holder: Holder, tile: TileInPlay) -> int:
+        if tile.square == holder.square:
+            return tile.value
+        params = holder.ability.params
+        if params.get("scope", "row") == "row":
+            columns = state.g.columns
+            if tile.square // columns != holder.square // columns:
+                return tile.value
+        return tile.value + int(params.get("amount", 1))
+
+
+# The continuous effects the engine knows by name without being given their rules.
+BUILT_IN_EFFECTS: Final[Mapping[str, ContinuousEffect]] = {"value-bonus": ValueBonus()}
+
+
 # --- using an ability -------------------------------------------------------------
 
 
@@ -194,6 +216,13 @@ def _push_error(self: Squares2State, p: int, src: int, face: int) -> str | None:
 
 
 # --- continuous abilities ------------------------------------------------------------------
+
+
+def continuous_in_play(self: Squares2State) -> list[str]:
+    """The continuous abilities face up on the board, each once (rules 4-1 and 6-2)."""
+    if not self.g.continuous:
+        return []
+    return list(dict.fromkeys(h.ability.id for h in self._holders()))
 
 
 def _holders(self: Squares2State) -> list[Holder]:

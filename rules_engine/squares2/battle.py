@@ -10,6 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from rules_engine.core import EVENTS
+from rules_engine.squares2.abilities import continuous_in_play
+
 if TYPE_CHECKING:
     from rules_engine.squares2.state import Squares2State
 
@@ -38,6 +41,8 @@ def _arrive(self: Squares2State, square: int, c: int) -> None:
         va = g.fval[c >> 7][c & 127]
         vt = g.fval[there >> 7][there & 127]
     self.battles.append(Battle(square, (c >> 7, c & 127), (there >> 7, there & 127), (va, vt)))
+    if EVENTS.on:
+        _battle_events(self, square, c, there, va, vt)
     if va > vt:
         self._to_hand(self._lift(square))
         self._put(square, c)
@@ -46,6 +51,51 @@ def _arrive(self: Squares2State, square: int, c: int) -> None:
     else:
         self._to_hand(self._lift(square))
         self._to_hand(c)
+
+
+def _battle_events(self: Squares2State, square: int, c: int, there: int, va: int, vt: int) -> None:
+    g = self.g
+    names = g.names
+    p, f, q, h = c >> 7, c & 127, there >> 7, there & 127
+    where = g.square_names[square]
+    if p == q:  # the opponent's ability put two of one player's tiles together
+        EVENTS.emit("4-3", "own_tiles_meet", player=names[p], square=where)
+    EVENTS.emit(
+        "6-1",
+        "battle",
+        square=where,
+        player=names[p],
+        ability=g.fability[p][f],
+        value=g.fval[p][f],
+        other=names[q],
+        other_ability=g.fability[q][h],
+        other_value=g.fval[q][h],
+    )
+    EVENTS.emit("6-2", "continuous_checked", abilities=continuous_in_play(self))
+    if va == vt:
+        EVENTS.emit(
+            "6-3-a",
+            "tie",
+            square=where,
+            value=va,
+            player=names[p],
+            ability=g.fability[p][f],
+            other=names[q],
+            other_ability=g.fability[q][h],
+        )
+        return
+    (w, wf, wv), (lo, lf, lv) = ((p, f, va), (q, h, vt)) if va > vt else ((q, h, vt), (p, f, va))
+    EVENTS.emit(
+        "6-3-b",
+        "higher_stays",
+        square=where,
+        player=names[w],
+        ability=g.fability[w][wf],
+        value=wv,
+        other=names[lo],
+        other_ability=g.fability[lo][lf],
+        other_value=lv,
+    )
 
 
 def _to_hand(self: Squares2State, c: int) -> None:

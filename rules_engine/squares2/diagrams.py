@@ -26,6 +26,8 @@ from rules_engine.squares2.actions import Move, Place, Return, Use
 from rules_engine.squares2.state import Squares2State
 from rules_engine.squares2.turn import OVER, START
 
+SETUP_TILE = "setup-tile-"  # as engine.SETUP_TILE (a tile a setup states)
+
 if TYPE_CHECKING:
     from rules_engine.squares2.engine import Squares2
 
@@ -54,14 +56,7 @@ def diagram(self: Squares2, state: Any) -> Diagram:
                 cells.append(DiagramCell("", mark or (self.names[camp_of] if camp_of >= 0 else "")))
                 continue
             p, face = c >> 7, c & 127
-            cells.append(
-                DiagramCell(
-                    str(self.fval[p][face]),
-                    mark,
-                    piece=self.piece_id(p, face >> 1),
-                    back=bool(face & 1),
-                )
-            )
+            cells.append(_tile_cell(self, p, face, mark))
         for p in range(2):
             cells.append(
                 DiagramCell(str(totals[p][r]), "active" if r in over[p] else self.names[p])
@@ -89,8 +84,18 @@ def diagram(self: Squares2, state: Any) -> Diagram:
 
 
 def piece_id(self: Squares2, player: int, tile: int) -> str:
-    """A tile as printgen names the piece: its component id and the player's deck."""
-    return f"{self.sets[player][tile].id}-{self.names[player]}"
+    """A tile as printgen names the piece: its component id and the player's deck ("" for
+    a tile of another set that a setup states: no piece of the game shows it)."""
+    tile_id = self.sets[player][tile].id
+    if tile_id.startswith(SETUP_TILE):
+        return ""
+    return f"{tile_id}-{self.names[player]}"
+
+
+def _tile_cell(self: Squares2, player: int, face: int, mark: str) -> DiagramCell:
+    """A tile in a diagram: its value and picture (a tile a setup states: its value only)."""
+    piece = self.piece_id(player, face >> 1)
+    return DiagramCell(str(self.fval[player][face]), mark, piece=piece, back=bool(face & 1))
 
 
 def _row_label(self: Squares2, r: int) -> Mapping[str, str]:
@@ -174,13 +179,7 @@ def _back_to_hand(self: Squares2, s: Squares2State, last: Any) -> DiagramGrid | 
         return None
     rows = []
     for p in range(2):
-        cells = tuple(
-            DiagramCell(
-                str(self.fval[p][face]), piece=self.piece_id(p, face >> 1), back=bool(face & 1)
-            )
-            for q, face in gone
-            if q == p
-        )
+        cells = tuple(_tile_cell(self, p, face, "") for q, face in gone if q == p)
         if cells:
             rows.append(({"ja": self.display[p].ja, "en": self.display[p].en}, cells))
     width = max(len(cells) for _, cells in rows)

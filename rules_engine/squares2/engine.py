@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from rules_engine.core import Bilingual, EngineBase, NotationError, SetupError
+from rules_engine.core import Bilingual, Diagram, EngineBase, NotationError, SetupError
 from rules_engine.params import GameData
 from rules_engine.squares2 import actions, diagrams
 from rules_engine.squares2.abilities import (
+    BUILT_IN_EFFECTS,
     E_CONTINUOUS,
     EFFECTS,
     PUSH_TARGETS,
@@ -28,6 +29,7 @@ from rules_engine.squares2.tiles import Face, Tile, tile_specs_of_deck
 from rules_engine.squares2.turn import PHASE_NAMES, RETURN, TURN
 
 GAME_ID: Final = "squares2"
+SETUP_TILE: Final = "setup-tile-"  # the id of a tile a setup states (no printed piece)
 
 # --- rule options: every ambiguity of the seed, made explicit ------------------------------
 
@@ -69,6 +71,9 @@ class Squares2(EngineBase):
         effects: Mapping[str, ContinuousEffect] | None = None,
     ) -> None:
         params = self._load_rules(game, version, options)
+        self._source = game  # kept to build an engine for a setup's own tile sets
+        self._extra_abilities = dict(abilities or {})
+        self._effects = dict(effects or {})
         game = game.at(self._version)  # that rule version's pieces
         board = params["board"]
         self.columns = int(board["columns"])
@@ -161,11 +166,15 @@ class Squares2(EngineBase):
                 raise ValueError(f"ability {ability_id}: kind must be select or continuous")
             self.abilities[ability_id] = ability
         self._code_to_ability = codes
-        self.effects: dict[str, ContinuousEffect] = dict(effects or {})
+        self.effects: dict[str, ContinuousEffect] = {**BUILT_IN_EFFECTS, **(effects or {})}
 
         # Tile sets
+        own_sets = {name: tile_specs_of_deck(game, name) for name in self.names}
+        self.own_sets = own_sets
         if sets is None:
-            sets = {name: tile_specs_of_deck(game, name) for name in self.names}
+            sets = own_sets
+        # Sets other than the game's own (rule 7): the game start says how they combine.
+        self.combined = any(list(sets.get(n, [])) != own_sets[n] for n in self.names)
         self.sets: tuple[tuple[Tile, ...], ...] = tuple(
             self._read_set(name, sets.get(name, [])) for name in self.names
         )
@@ -223,6 +232,7 @@ class Squares2(EngineBase):
             self.ftoken.append(tuple(tokens))
             self._token_to_face.append(lookup)
         self.full_hand = (1 << self.tiles_per_set) - 1
+        self._speaker: Squares2 = self  # whose notation this engine speaks (setup_state)
 
         # Board geometry: square = row * columns + column (both 0-based).
         cols, rows = self.columns, self.rows
@@ -371,8 +381,6 @@ class Squares2(EngineBase):
     face_index = actions.face_index
     label = actions.label
     tile_text = actions.tile_text
-    format_action = actions.format_action
-    parse_action = actions.parse_action
     notation_pattern = actions.notation_pattern
 
     def new_initial_state(self) -> Squares2State:
@@ -380,7 +388,7 @@ class Squares2(EngineBase):
 
     # --- setup for worked examples ----------------------------------------------------------
 
-    SETUP_KEYS: Final = ("first", "to_move", "last_winner", "board", "turn")
+    SETUP_KEYS: Final = ("first", "to_move", "last_winner", "board", "turn", "tiles", "abilities")
 
     def setup_state(self, setup: Mapping[str, Any]) -> Squares2State:
         """A state from an example's setup.
@@ -390,12 +398,30 @@ class Squares2(EngineBase):
         `board`: {square: "orange T1"} (every other tile is in its owner's hand);
         `turn`: turns already played (default 0).  With none of `first`, `to_move`,
         `last_winner`, the game starts with the chance step deciding the first player.
+
+        Combined sets (rule 7): `tiles` gives a player's own set of ten tiles, as
+        {orange: [...]} (a player not listed keeps the game's set); each entry is a tile of
+        the game's tiles.yaml by its id (`spin-4`) or a tile of another set with its faces
+        stated, `{front: {ability: spin, value: 3}, back: {ability: swell, value: 3}}`.  The
+        set must hold two groups of the values 1-5 on each side (rule 7-1); abilities mix
+        freely (rule 7-2).  `abilities` states abilities of other sets in game.yaml's
+        format (`{swell: {code: W, name: {ja: ..., en: ...}, kind: continuous, effect:
+        value-bonus, scope: board}}`); a continuous one needs an effect the engine knows
+        (`BUILT_IN_EFFECTS`, or the engine's `effects`).  With either key the state belongs
+        to an engine built for those sets, and this engine's notation, queries and diagrams
+        speak for it (until the next setup).
         """
         for given in setup:
             if given not in self.SETUP_KEYS:
                 raise SetupError(
                     (given,), f"unknown setup key '{given}' (known: {', '.join(self.SETUP_KEYS)})"
                 )
+        if "tiles" in setup or "abilities" in setup:
+            engine = self._setup_engine(setup)
+            self._speaker = engine
+            rest = {k: v for k, v in setup.items() if k not in ("tiles", "abilities")}
+            return engine.setup_state(rest)
+        self._speaker = self
         state = Squares2State(self)
         first = None
         if "last_winner" in setup:
@@ -457,6 +483,82 @@ class Squares2(EngineBase):
         state.init = state._snapshot()
         return state
 
+    def _setup_engine(self, setup: Mapping[str, Any]) -> Squares2:
+        """The engine for a setup's own tile sets and abilities (rule 7)."""
+        extra = setup.get("abilities", {})
+        if not isinstance(extra, Mapping) or not all(
+            isinstance(v, Mapping) for v in extra.values()
+        ):
+            raise SetupError(
+                ("abilities",),
+                "abilities maps ability ids to definitions, like "
+                "{swell: {code: W, kind: continuous, effect: value-bonus}}",
+            )
+        for ability_id in extra:
+            if ability_id in self.abilities:
+                raise SetupError(
+                    ("abilities", ability_id),
+                    f"{ability_id} is already one of the game's abilities",
+                )
+        tiles = setup.get("tiles", {})
+        if not isinstance(tiles, Mapping):
+            raise SetupError(
+                ("tiles",), "tiles maps players to their ten tiles, like {orange: [...]}"
+            )
+        sets: dict[str, list[dict[str, Any]]] = {}
+        for name, listed in tiles.items():
+            if name not in self.names:
+                raise SetupError(("tiles", name), f"unknown player {name!r}")
+            if not isinstance(listed, list):
+                raise SetupError(("tiles", name), "a player's tiles are a list of ten")
+            known = {str(spec["id"]): spec for spec in self.own_sets[name]}
+            specs: list[dict[str, Any]] = []
+            for i, item in enumerate(listed):
+                if isinstance(item, str):
+                    if item not in known:
+                        raise SetupError(
+                            ("tiles", name, i),
+                            f"unknown tile {item!r} (the game's tiles: {', '.join(known)})",
+                        )
+                    specs.append(dict(known[item]))
+                elif isinstance(item, Mapping) and set(item) <= {"front", "back"}:
+                    specs.append({"id": f"{SETUP_TILE}{i + 1}", **item})
+                else:
+                    raise SetupError(
+                        ("tiles", name, i),
+                        "a tile is an id of the game's tiles or {front: {ability, value}, "
+                        "back: {ability, value}}",
+                    )
+            sets[name] = specs
+        for name in self.names:
+            sets.setdefault(name, self.own_sets[name])
+        try:
+            return Squares2(
+                self._source,
+                self.version,
+                self.options,
+                sets=sets,
+                abilities={**self._extra_abilities, **extra},
+                effects=self._effects,
+            )
+        except (ValueError, KeyError, TypeError) as exc:
+            words = str(exc).split()
+            on_tiles = bool(words) and (words[0] in self.names or str(exc).startswith("rule 7-1"))
+            raise SetupError(("tiles",) if on_tiles else ("abilities",), str(exc)) from None
+
+    # --- notation, queries and diagrams: of the last setup's tile sets ----------------------
+
+    def parse_action(self, text: str) -> actions.Action:
+        return actions.parse_action(self._speaker, text)
+
+    def format_action(self, action: actions.Action) -> str:
+        return actions.format_action(self._speaker, action)
+
+    def diagram(self, state: Any) -> Diagram:
+        """A state drawn for the rulebook's worked examples (diagrams.py)."""
+        engine = state.g if isinstance(state, Squares2State) else self
+        return diagrams.diagram(engine, state)
+
     # --- queries for worked examples ---------------------------------------------------------
 
     QUERIES = (
@@ -479,6 +581,8 @@ class Squares2(EngineBase):
     def query(self, state: Any, name: str) -> Any:
         if not isinstance(state, Squares2State):
             raise TypeError("not a SQUARES II state")
+        if state.g is not self:  # a setup's own tile sets
+            return state.g.query(state, name)
         s = state
         names = self.names
         if name == "phase":
@@ -526,6 +630,5 @@ class Squares2(EngineBase):
             return f"{where}: {a} loses to {t}"
         return f"{where}: {a} ties {t}, both return"
 
-    # A state drawn for the rulebook (diagrams.py)
-    diagram = diagrams.diagram
+    # A tile as a diagram shows it (diagrams.py)
     piece_id = diagrams.piece_id

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rules_engine.core import EVENTS
 from rules_engine.squares2.tiles import EMPTY
 from rules_engine.squares2.turn import RETURN
 
@@ -109,14 +110,57 @@ def _after_action(self: Squares2State) -> None:
         self.returners = [q for q in (1 - actor, actor) if max(tot[q]) > limit]
     if self.returners:
         self.phase = RETURN
+        if EVENTS.on:
+            g = self.g
+            for q in self.returners:
+                rows = self.rows_over(q)
+                totals = self.totals(q)
+                EVENTS.emit(
+                    "2-2",
+                    "over_limit",
+                    player=g.names[q],
+                    rows=[r + 1 for r in rows],
+                    totals=[totals[r] for r in rows],
+                    limit=g.limit,
+                )
+            if len(self.returners) == 2:
+                EVENTS.emit(
+                    "2-2-c",
+                    "both_over",
+                    first=g.names[self.returners[0]],
+                    then=g.names[self.returners[1]],
+                )
         return
     self._judge()
 
 
 def _return(self: Squares2State, player: int, square: int) -> None:
     self.touched = (square,)
+    if EVENTS.on:
+        g = self.g
+        c = self.cell[square]
+        choices = len(self.returnable(player))
+        EVENTS.emit(
+            "2-2-b" if choices > 1 else "2-2-a",
+            "return_chosen" if choices > 1 else "return_only",
+            player=g.names[player],
+            ability=g.fability[player][c & 127],
+            value=g.fval[player][c & 127],
+            square=g.square_names[square],
+        )
     self._to_hand(self._lift(square))
-    if not self._over(player):
+    over = self._over(player)
+    if EVENTS.on:
+        row = self.g.row_of[square]
+        EVENTS.emit(
+            "2-2-a",
+            "still_over" if row in self.rows_over(player) else "within_limit",
+            player=self.g.names[player],
+            row=row + 1,
+            total=self.totals(player)[row],
+            limit=self.g.limit,
+        )
+    if not over:
         self.returners.pop(0)
     if not self.returners:
         self._judge()

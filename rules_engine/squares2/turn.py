@@ -16,8 +16,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from rules_engine.core import IllegalActionError
-from rules_engine.squares2.abilities import E_CAMP, E_DIAGONAL, E_FLIP, E_PUSH
+from rules_engine.core import EVENTS, IllegalActionError
+from rules_engine.squares2.abilities import (
+    E_CAMP,
+    E_CONTINUOUS,
+    E_DIAGONAL,
+    E_FLIP,
+    E_PUSH,
+    continuous_in_play,
+)
 from rules_engine.squares2.actions import Action, Move, Pass, Place, Return, Start, Use
 
 if TYPE_CHECKING:
@@ -275,6 +282,9 @@ def _do(self: Squares2State, action: Action) -> None:
     if kind is Start:
         self.first = self.to_move = action.player
         self.phase = TURN
+        if EVENTS.on:
+            _game_start_events(self)
+            EVENTS.emit("1-3", "janken", player=self.g.names[action.player])
         return
     self.battles = []
     self.returned = []
@@ -284,27 +294,129 @@ def _do(self: Squares2State, action: Action) -> None:
     if kind is Move:
         assert isinstance(action, Move)
         self.touched = (action.src, action.dst)
+        if EVENTS.on:
+            _move_events(self, "4-2", "move", action.src, action.dst)
         self._arrive(action.dst, self._lift(action.src))
     elif isinstance(action, Place):
         self.hand[p] &= ~(1 << action.tile)
         self.touched = (action.square,)
-        self._arrive(action.square, p << 7 | (2 * action.tile + action.face))
+        face = 2 * action.tile + action.face
+        if EVENTS.on:
+            _place_events(self, p, face, action.square)
+        self._arrive(action.square, p << 7 | face)
     elif isinstance(action, Use):
         src = action.src
         effect = g.feffect[p][self.cell[src] & 127]
+        if EVENTS.on:
+            c = self.cell[src]
+            EVENTS.emit(
+                "5-3",
+                "use",
+                player=g.names[p],
+                ability=g.fability[p][c & 127],
+                value=g.fval[p][c & 127],
+                square=g.square_names[src],
+            )
         if effect == E_FLIP:
             self._put(src, self._lift(src) ^ 1)
             self.touched = (src,)
+            if EVENTS.on:
+                c = self.cell[src]
+                EVENTS.emit(
+                    "5-3-a",
+                    "flip",
+                    player=g.names[p],
+                    ability=g.fability[p][c & 127],
+                    value=g.fval[p][c & 127],
+                    square=g.square_names[src],
+                )
+                EVENTS.emit("backs", "revealed", player=g.names[p])
+                if g.feffect[p][c & 127] == E_CONTINUOUS:
+                    EVENTS.emit("5-1", "continuous_face_up", ability=g.fability[p][c & 127])
         elif effect == E_PUSH:
             target, dst = self._push_target(p, src, self.cell[src] & 127)
             self.touched = (src, target, dst)
+            if EVENTS.on:
+                _move_events(self, "5-3-c", "push", target, dst)
             self._arrive(dst, self._lift(target))
         else:
             self.touched = (src, action.dst)
+            if EVENTS.on:
+                rule, what = ("5-3-b", "leap") if effect == E_CAMP else ("5-3-d", "diagonal")
+                _move_events(self, rule, what, src, action.dst)
             self._arrive(action.dst, self._lift(src))
     if isinstance(action, Pass):
         self.passes += 1
         self.touched = ()
+        if EVENTS.on:
+            EVENTS.emit("2-1", "pass", player=g.names[p])
     else:
         self.passes = 0
     self._after_action()
+
+
+# --- the event log (only while `rules_engine.core.recording()` is on) -------------------
+
+
+def _game_start_events(self: Squares2State) -> None:
+    """A game with sets other than the game's own: how they combine (rule 7)."""
+    g = self.g
+    if not g.combined:
+        return
+    groups = g.tiles_per_set // (g.value_max - g.value_min + 1)
+    EVENTS.emit(
+        "7-1",
+        "combined_sets",
+        players=list(g.names),
+        groups=groups,
+        low=g.value_min,
+        high=g.value_max,
+    )
+    used = {t.front.ability for tiles in g.sets for t in tiles}
+    used |= {t.back.ability for tiles in g.sets for t in tiles}
+    EVENTS.emit("7-2", "mixed_abilities", abilities=[a for a in g.abilities if a in used])
+    EVENTS.emit("7-3", "usual_rules")
+
+
+def _place_events(self: Squares2State, p: int, face: int, square: int) -> None:
+    g = self.g
+    EVENTS.emit(
+        "3-1",
+        "place",
+        player=g.names[p],
+        ability=g.fability[p][face],
+        value=g.fval[p][face],
+        square=g.square_names[square],
+    )
+    if face & 1:
+        EVENTS.emit(
+            "3-2",
+            "back_up",
+            player=g.names[p],
+            ability=g.fability[p][face ^ 1],
+            value=g.fval[p][face ^ 1],
+        )
+
+
+def _move_events(self: Squares2State, rule: str, what: str, src: int, dst: int) -> None:
+    """A tile about to move from `src` to `dst`: continuous abilities checked (rule 4-1),
+    then the move itself (by a move, Leap, Diagonal, or a Tsunami push)."""
+    g = self.g
+    EVENTS.emit("4-1", "continuous_checked", abilities=continuous_in_play(self))
+    c = self.cell[src]
+    q, f = c >> 7, c & 127
+    data: dict[str, object] = {
+        "player": g.names[self.to_move],
+        "owner": g.names[q],
+        "ability": g.fability[q][f],
+        "value": g.fval[q][f],
+        "src": g.square_names[src],
+        "dst": g.square_names[dst],
+    }
+    if what == "push":
+        fwd = g.forward[self.to_move]
+        distance = abs(g.row_of[dst] - g.row_of[src])
+        between = (g._at(src, 0, fwd * k) for k in range(1, distance))
+        data["distance"] = distance
+        data["jumped"] = [g.square_names[sq] for sq in between if self.cell[sq] >= 0]
+    EVENTS.emit(rule, what, **data)

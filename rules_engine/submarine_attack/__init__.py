@@ -3,8 +3,11 @@
 Every number comes from the game's data (`components/submarine-attack/`): dice per
 torpedo (`dice`), dice an evasion cancels (`cancel_dice`), ships per transport
 (`ships`), and the rule parameters of the chosen rule version (`game.rule_params`).
-Rule numbers in error messages follow the seed's rule text (2-1 transports, 2-2 action
-cards, 2-3 attacks, 2-5 round end, 3 game end).
+Rule ids follow the seed's rule text (2 who goes first, 2-1 transports, 2-2 action cards,
+2-3 to 2-4 attacks, 2-3-1(1)-pair and the other results of a roll, 2-3-1(2) evasion, 2-5
+round end, 3 game end, 5 more players), as game.yaml declares them under `clauses:`:
+refusals name them, and every transition reports the rules it applies to the event log
+(`rules_engine.core.EVENTS`, told in words by game.yaml's `narration:`).
 
 The rooms, in the order a newcomer reads them (the rulebook's chapters in brackets):
 

@@ -1,5 +1,5 @@
 """Attacking, slot by slot (the rulebook's "Playing a round", step 3, and "Evasion";
-rules 2-3, 2-4).
+rules 2-3, 2-3-1, 2-3-1(2), 2-3-2, 2-4).
 
 Both players turn over the action card of the same slot together; the first player's
 attack resolves, then the next player's, each against the player on their left.  A
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rules_engine.core import EVENTS
 from rules_engine.submarine_attack.actions import ROLL
 from rules_engine.submarine_attack.round_end import ALL_SLOTS, SINKINGS, end_round
 
@@ -27,6 +28,7 @@ def advance(state: SubmarineAttackState) -> None:
     dice_of = g.card_dice
     cancel_of = g.card_cancel
     order = state.order
+    on = EVENTS.on
     while True:
         if state.turn >= n:
             state.turn = 0
@@ -36,9 +38,13 @@ def advance(state: SubmarineAttackState) -> None:
                 return
         attacker = order[state.turn]
         slot = state.slot
+        if on and state.turn == 0:
+            reveal_events(state)
         dice = dice_of[slots[attacker][slot]]
         if dice:
             dice -= cancel_of[slots[(attacker + 1) % n][slot]]
+        if on:
+            attack_events(state, attacker)
         state.attacker = attacker
         state.attacks.append((slot, attacker, slots[attacker][slot], max(dice, 0)))
         if dice > 0:
@@ -49,6 +55,60 @@ def advance(state: SubmarineAttackState) -> None:
         state.last_roll = ()
         state.last_sunk = []
         state.turn += 1
+
+
+def reveal_events(state: SubmarineAttackState) -> None:
+    """Rule 2-3 (attack 1) or 2-4 (later attacks): every player turns over the slot's card."""
+    g = state.g
+    slot = state.slot
+    players = [g.names[p] for p in state.order]
+    codes = [state.slots[p][slot] for p in state.order]
+    EVENTS.emit(
+        "2-3" if slot == 0 else "2-4",
+        "reveal",
+        slot=slot + 1,
+        players=players,
+        kinds=[g.cards[c].kind for c in codes],
+        grades=[g.cards[c].grade for c in codes],
+    )
+
+
+def attack_events(state: SubmarineAttackState, attacker: int) -> None:
+    """Rule 2-3-1 (the first player) or 2-3-2 (the next): one player's attack begins; rule
+    2-3-1(2): an evasion card attacks nobody, and takes dice from the torpedo it meets;
+    rule 5: with three or more players, the attack goes to the player on the left."""
+    g = state.g
+    n = state.n
+    slot = state.slot
+    defender = (attacker + 1) % n
+    card = g.cards[state.slots[attacker][slot]]
+    other = g.cards[state.slots[defender][slot]]
+    player = g.names[attacker]
+    if card.kind == "evasion":
+        EVENTS.emit("2-3-1(2)", "no_attack", player=player, grade=card.grade)
+        return
+    if n > 2:
+        EVENTS.emit("5", "left", player=player, defender=g.names[defender])
+    EVENTS.emit(
+        "2-3-1" if state.turn == 0 else "2-3-2",
+        "attack",
+        player=player,
+        defender=g.names[defender],
+        order=state.turn + 1,
+        seats=n,
+        grade=card.grade,
+        dice=card.dice,
+    )
+    if other.cancel:
+        EVENTS.emit(
+            "2-3-1(2)",
+            "evasion",
+            player=g.names[defender],
+            grade=other.grade,
+            cancel=other.cancel,
+            torpedo=card.grade,
+            left=max(card.dice - other.cancel, 0),
+        )
 
 
 def end_attack(state: SubmarineAttackState) -> None:

@@ -294,6 +294,7 @@ class SubmarineAttack(EngineBase):
         "last_roll",
         "last_attack_sunk",
         "last_attack_sinkings",
+        "sinks_any",
         "choices",
         "sunk",
         "ships_sunk",
@@ -328,8 +329,10 @@ class SubmarineAttack(EngineBase):
         if not isinstance(state, SubmarineAttackState):
             raise TypeError("not a Submarine Attack state")
         s = state
-        if name == "last_attack_sinkings":  # the exhaustive examples' hot query
+        if name == "last_attack_sinkings":  # the exhaustive examples' hot queries
             return len(s.last_sunk)
+        if name == "sinks_any":  # did the last attack sink at least one column?
+            return bool(s.last_sunk)
         names = self.names
         last = s.results[-1] if s.results else None
         placed = s.phase in (ROLL, TARGET)

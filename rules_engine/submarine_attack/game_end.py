@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rules_engine.core import EVENTS
 from rules_engine.submarine_attack.actions import OVER
 
 if TYPE_CHECKING:
@@ -26,5 +27,22 @@ def end_game(state: SubmarineAttackState) -> bool:
         if len(leaders) == 1 or g.tie_winner == "draw":
             state.winners = leaders
             state.phase = OVER
+            if EVENTS.on:
+                EVENTS.emit(
+                    "3",
+                    "game_won" if len(leaders) == 1 else "game_drawn",
+                    player=g.names[leaders[0]],
+                    players=[g.names[p] for p in leaders],
+                    points=top,
+                    target=g.target_points,
+                )
             return True
+        if EVENTS.on:
+            EVENTS.emit(
+                "3",
+                "tie_play_on",
+                players=[g.names[p] for p in leaders],
+                points=top,
+                target=g.target_points,
+            )
     return False

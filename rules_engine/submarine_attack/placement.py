@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rules_engine.core import IllegalActionError
+from rules_engine.core import EVENTS, IllegalActionError
 from rules_engine.submarine_attack.actions import PLACE, Place
 from rules_engine.submarine_attack.attacks import advance
 
@@ -63,6 +63,24 @@ def place(state: SubmarineAttackState, place: Place) -> None:
     state.spare_ships[p] = _minus(g.ships_hand, place.ships)
     state.spare_cards = [*state.spare_cards]
     state.spare_cards[p] = _minus(g.cards_hand, place.cards)
+    if EVENTS.on:
+        name = g.names[p]
+        EVENTS.emit(
+            "2-1",
+            "place_transports",
+            player=name,
+            ships=list(place.ships),
+            left_out=list(state.spare_ships[p]),
+            columns=g.columns,
+        )
+        EVENTS.emit(
+            "2-2",
+            "place_actions",
+            player=name,
+            cards=list(place.cards),
+            left_out=list(state.spare_cards[p]),
+            slots=g.actions_placed,
+        )
     if all(state.slots):
         state.slot = 0
         state.turn = 0

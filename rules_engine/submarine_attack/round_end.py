@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
+from rules_engine.core import EVENTS
 from rules_engine.submarine_attack.first_player import next_round
 from rules_engine.submarine_attack.game_end import end_game
 
@@ -57,6 +58,8 @@ def end_round(state: SubmarineAttackState, end: str, sinker: int | None) -> None
             points.append(0)
     for p in range(n):
         state.scores[p] += points[p]
+    if EVENTS.on:
+        round_events(state, end, sinker, victim, tuple(points), survivors)
     last = state.slot
     state.results = [*state.results]
     state.results.append(
@@ -79,3 +82,53 @@ def end_round(state: SubmarineAttackState, end: str, sinker: int | None) -> None
     if end_game(state):
         return
     next_round(state)
+
+
+def round_events(
+    state: SubmarineAttackState,
+    end: str,
+    sinker: int | None,
+    victim: int | None,
+    points: tuple[int, ...],
+    survivors: tuple[tuple[int, ...], ...],
+) -> None:
+    """Rule 2-5-1 (sunk out) or 2-5-2 (attacks used up): why the round ends and what each
+    player scores; rule 5: with three or more, what a player neither sinker nor sunk scores."""
+    g = state.g
+    names = g.names
+    if end == SINKINGS and sinker is not None and victim is not None:
+        EVENTS.emit(
+            "2-5-1",
+            "sunk_out",
+            player=names[sinker],
+            defender=names[victim],
+            ships=state.sunk_ships[victim],
+            limit=g.round_end_ships,
+        )
+        order = [sinker, *(p for p in state.order if p not in (sinker, victim)), victim]
+        for p in order:
+            if p == sinker:
+                rule, what = "2-5-1", "score"
+            elif p == victim:
+                rule, what = "2-5-1", "sunk_scores_zero"
+            else:
+                rule, what = "5", "bystander"
+            EVENTS.emit(
+                rule,
+                what,
+                player=names[p],
+                points=points[p],
+                survivors=list(survivors[p]),
+                total=state.scores[p],
+            )
+        return
+    EVENTS.emit("2-5-2", "all_attacks", slots=g.actions_placed)
+    for p in state.order:
+        EVENTS.emit(
+            "2-5-2",
+            "score",
+            player=names[p],
+            points=points[p],
+            survivors=list(survivors[p]),
+            total=state.scores[p],
+        )

@@ -319,7 +319,7 @@ class SubmarineAttackState(StateBase[Action, "SubmarineAttack"]):
                 c = self.start_candidates
                 start = Start(c[int(rnd() * len(c))])
                 history.append(start)
-                first_player.set_first(self, start.player)
+                first_player.start(self, start.player)
             else:
                 return
 
@@ -365,7 +365,7 @@ class SubmarineAttackState(StateBase[Action, "SubmarineAttack"]):
         elif isinstance(action, Place):
             placement.place(self, action)
         else:
-            first_player.set_first(self, action.player)
+            first_player.start(self, action.player)
 
     # --- information ----------------------------------------------------------------------------
 

@@ -6,8 +6,8 @@ program slots, snowball and HIT-token limits and the ending parameters from game
 `rules:`; the action cards (their actions and steps, and how many of each) from cards.yaml;
 the player colours (decks with a pawn) and their HIT tokens from players.yaml.
 
-The rooms, in the order a newcomer reads them (the rule numbers are the ones the error
-messages name):
+The rooms, in the order a newcomer reads them (with the ids of the rule clauses each plays,
+as `clauses:` in game.yaml declares them; error messages and the event log name them):
 
 - `actions`: the actions (`Youngest`, `Place`, `Draw`, `Reshuffle`, `Program`, `Reveal`), the
   directions, the action cards (`Card`), the phases, and the notation (`format_action`,
@@ -16,22 +16,24 @@ messages name):
   players, cards, the board's geometry and the tables every state shares.
 - `state`: `SubzeroState`, the position and the protocol (who acts, legal actions, checking
   and playing an action, cloning, equality) and what a player can know (`SubzeroView`).
-- `setting_up`: rule 1, the youngest player and placing the pawns.
-- `programming`: rule 2, the cards laid face down in the program slots.
-- `reveal`: rule 3, turning up a card and its choices (MOVE, SHOOT, ROLL, SWISH, combined
+- `setting_up`: `youngest`, `place`: the youngest player and placing the pawns.
+- `programming`: `program`, the cards laid face down in the program slots.
+- `reveal`: `reveal`, `combined`, turning up a card and its choices (MOVE, SHOOT, ROLL, SWISH, combined
   cards).
-- `movement`: rule 4, where a MOVE goes (edge turns, bumps) and a step's moves carried out.
-- `resolution`: rule 8, a step resolved at once: the moves, the balls in flight (rule 5)
-  past the ducking (rule 7), the hits and HIT tokens; who a ball would hit now.
-- `end_of_turn`: rule 9, the next step, the discards, refilling the hands, reshuffling,
+- `movement`: `move`, `move-bump`, `move-edge`, where a MOVE goes (edge turns, bumps) and a step's moves carried out.
+- `resolution`: `resolve`, `hit`, a step resolved at once: the moves, the balls in flight
+  (`shoot`) past the ducking (`swish`), the hits and HIT tokens; who a ball would hit now.
+- `end_of_turn`: `deal`, `refill`, `reshuffle`, `start-passes`, the next step, the discards, refilling the hands, reshuffling,
   passing the start.
-- `endings`: rule 10, deathmatch, survival and all-out attack; dropping out; the winners.
+- `endings`: `game-end` and the endings, deathmatch, survival and all-out attack; dropping out; the winners.
 - `random_play`: random legal actions, and whole random games played fast.
 - `worked_examples`: a state from an example's `setup:`, and the facts its `expect:` names.
 - `diagrams`: a state drawn for the rulebook (the battle zone and the player boards).
 
-Rule numbers in error messages: 1 setup, 2 programming, 3 reveal, 4 MOVE, 5 SHOOT,
-6 ROLL, 7 SWISH, 8 resolution and HIT tokens, 9 refill and reshuffle, 10 game end.
+Every transition reports the rules it applies (`rules_engine.core.EVENTS`, while recording):
+a reveal its card and actions, a resolution the moves, bumps, edge turns, balls, dodges, hits
+and HIT tokens, the end of a turn the discards, the passing start and the draws, and the
+ending its outcome; `Subzero.chance_classes` weighs the draws by their odds.
 
 The seed's ambiguities are rule options (`options:` in game.yaml).  Where the text is silent and no
 option was asked for, the engine plays these reconstructions:

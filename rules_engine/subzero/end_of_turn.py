@@ -1,4 +1,5 @@
-"""Rule 9, the end of a step and of a turn: discards, refilling the hands, passing the start.
+"""The end of a step and of a turn: discards, refilling the hands, passing the start (rules
+`refill`, `reshuffle`, `start-passes`; the deal at setup, rule `deal`, is drawn alike).
 
 After each step the next card to the right is revealed; after the last step the revealed
 cards go to the discards, each player draws back up to a full hand (chance: `Draw`, in data
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from rules_engine.core import IllegalActionError, LazySequence
+from rules_engine.core import EVENTS, IllegalActionError, LazySequence
 from rules_engine.subzero.actions import DEAL, PROGRAM, Draw
 
 if TYPE_CHECKING:
@@ -87,6 +88,10 @@ def next_step(s: SubzeroState) -> None:
         programs[p] = ()
     s.slot = 0
     s.turn += 1
+    if EVENTS.on:
+        EVENTS.emit(
+            "refill", "turn_end", turn=s.turn - 1, discarded=sum(len(p) for p in s.last_programs)
+        )
     order = s.order
     n = s.n
     step = g.pass_step
@@ -97,6 +102,13 @@ def next_step(s: SubzeroState) -> None:
             s.start = q
             break
     s._set_order()
+    if EVENTS.on:
+        EVENTS.emit(
+            "start-passes",
+            "start_passes",
+            player=g.names[s.start],
+            side="left" if step == 1 else "right",
+        )
     s.queue = [p for p in order if p not in s.out and len(s.hands[p]) < g.hand_size]
     s.phase = DEAL if s.queue else PROGRAM
 
@@ -105,31 +117,34 @@ def check_draw(s: SubzeroState, action: Draw) -> None:
     g = s.g
     phase = s.phase
     names = g.names
+    rule = draw_rule(s)
     if phase != DEAL:
-        raise IllegalActionError("9", f"no cards are drawn now ({s._now()})")
+        raise IllegalActionError(rule, f"no cards are drawn now ({s._now()})")
     p = s.queue[0]
     if action.player != p:
-        raise IllegalActionError("9", f"{names[p]} draws next, not {names[action.player]}")
+        raise IllegalActionError(rule, f"{names[p]} draws next, not {names[action.player]}")
     if s.pile_total == 0:
-        raise IllegalActionError("9", "the draw pile is empty: reshuffle the discards first")
+        raise IllegalActionError(
+            "reshuffle", "the draw pile is empty: reshuffle the discards first"
+        )
     k = min(g.hand_size - len(s.hands[p]), s.pile_total)
     if len(action.cards) != k:
         raise IllegalActionError(
-            "9",
+            rule,
             f"{names[p]} draws {k} card(s) (hand of {g.hand_size}, "
             f"{s.pile_total} in the draw pile), got {len(action.cards)}",
         )
     kinds = []
     for c in action.cards:
         if c not in g.card_index:
-            raise IllegalActionError("9", f"unknown card '{c}'")
+            raise IllegalActionError(rule, f"unknown card '{c}'")
         kinds.append(g.card_index[c])
     if kinds != sorted(kinds):
-        raise IllegalActionError("9", "drawn cards are listed in data order")
+        raise IllegalActionError(rule, "drawn cards are listed in data order")
     for k2 in set(kinds):
         if kinds.count(k2) > s.pile[k2]:
             raise IllegalActionError(
-                "9",
+                rule,
                 f"the draw pile holds {s.pile[k2]} card(s) {g.card_ids[k2]}, "
                 f"{kinds.count(k2)} drawn",
             )
@@ -138,10 +153,10 @@ def check_draw(s: SubzeroState, action: Draw) -> None:
 def check_reshuffle(s: SubzeroState) -> None:
     phase = s.phase
     if phase != DEAL:
-        raise IllegalActionError("9", f"no cards are drawn now ({s._now()})")
+        raise IllegalActionError("reshuffle", f"no cards are drawn now ({s._now()})")
     if s.pile_total:
         raise IllegalActionError(
-            "9", f"the draw pile still holds {s.pile_total} card(s): no reshuffle"
+            "reshuffle", f"the draw pile still holds {s.pile_total} card(s): no reshuffle"
         )
 
 
@@ -156,13 +171,30 @@ def draw_cards(s: SubzeroState, draw: Draw) -> None:
         hand.append(k)
     hand.sort()
     s.pile_total -= len(draw.cards)
+    if EVENTS.on:
+        EVENTS.emit(
+            draw_rule(s),
+            "draw",
+            player=g.names[draw.player],
+            cards=list(draw.cards),
+            hand=len(hand),
+            full=len(hand) >= g.hand_size,
+            deal=s.turn == 1,
+        )
     if len(hand) >= g.hand_size:
         s.queue.pop(0)
         if not s.queue:
             s.phase = PROGRAM
 
 
+def draw_rule(s: SubzeroState) -> str:
+    """The rule a draw follows: the deal before the first turn, else the refill."""
+    return "deal" if s.turn == 1 else "refill"
+
+
 def reshuffle(s: SubzeroState) -> None:
+    if EVENTS.on:
+        EVENTS.emit("reshuffle", "reshuffle", cards=s.discard_total)
     s.pile = s.discards
     s.pile_total = s.discard_total
     s.discards = [0] * len(s.g.cards)

@@ -1,4 +1,5 @@
-"""Rule 10, the end of the game: the three endings, dropping out, and the winners.
+"""The end of the game: the three endings, dropping out, and the winners (rules `game-end`,
+`deathmatch`, `survival`, `all-out-attack`).
 
 Deathmatch: a player who reaches the damage limit drops out; the last one standing wins.
 Survival: the first to reach the limit ends the game; least damage wins.  All-out attack:
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from rules_engine.core import SetupError
+from rules_engine.core import EVENTS, SetupError
 from rules_engine.subzero.actions import OVER, PLACE, YOUNGEST
 
 if TYPE_CHECKING:
@@ -22,7 +23,7 @@ ALL_OUT: Final = "all-out-attack"
 
 
 def check_end(s: SubzeroState) -> bool:
-    """Rule 10: endings after a step; drop-outs in deathmatch.  True when over."""
+    """The ending, checked after a step; drop-outs in deathmatch.  True when over."""
     g = s.g
     n = s.n
     ending = g.ending
@@ -32,19 +33,54 @@ def check_end(s: SubzeroState) -> bool:
         dropped = [p for p in alive if damage[p] >= g.damage_limit]
         for p in dropped:
             drop_out(s, p)
+            if EVENTS.on:
+                EVENTS.emit(
+                    DEATHMATCH,
+                    "drop_out",
+                    player=g.names[p],
+                    damage=damage[p],
+                    limit=g.damage_limit,
+                )
         alive = [p for p in alive if p not in dropped]
         if len(alive) <= 1:
+            if EVENTS.on:
+                EVENTS.emit(
+                    DEATHMATCH,
+                    "last_standing",
+                    players=[g.names[p] for p in alive or dropped],
+                    together=not alive,
+                )
             finish(s, tuple(alive) if alive else tuple(dropped))
             return True
         if dropped:
             s._set_order()
         if not any(s.supply[p] for p in alive):
-            finish(s, tuple(alive))  # no HIT token left: nobody can drop out any more
+            stalemate(s, alive)  # no HIT token left: nobody can drop out any more
             return True
         return False
     if ending == SURVIVAL:
-        if any(damage[p] >= g.damage_limit for p in alive) or not any(s.supply[p] for p in alive):
+        reached = [p for p in alive if damage[p] >= g.damage_limit]
+        if reached or not any(s.supply[p] for p in alive):
             least = min(damage[p] for p in alive)
+            if EVENTS.on:
+                if reached:
+                    EVENTS.emit(
+                        SURVIVAL,
+                        "limit_reached",
+                        players=[g.names[p] for p in reached],
+                        limit=g.damage_limit,
+                        least=least,
+                    )
+                else:
+                    EVENTS.emit(
+                        "game-end", "no_tokens", players=[g.names[p] for p in alive], draw=False
+                    )
+                EVENTS.emit(
+                    SURVIVAL,
+                    "least_damage",
+                    players=[g.names[p] for p in alive if damage[p] == least],
+                    damage=least,
+                )
             finish(s, tuple(p for p in alive if damage[p] == least))
             return True
         return False
@@ -52,13 +88,15 @@ def check_end(s: SubzeroState) -> bool:
     boards = s.boards
     done = tuple(p for p in alive if all(boards[t][p] >= need for t in alive if t != p))
     if done:
+        if EVENTS.on:
+            EVENTS.emit(ALL_OUT, "hit_everyone", players=[g.names[p] for p in done])
         finish(s, done)
         return True
     can_win = any(
         s.supply[p] >= sum(max(0, need - boards[t][p]) for t in alive if t != p) for p in alive
     )
     if not can_win:
-        finish(s, tuple(alive))  # nobody has the HIT tokens left to win: a draw
+        stalemate(s, alive)  # nobody has the HIT tokens left to win: a draw
         return True
     return False
 
@@ -94,6 +132,16 @@ def drop_out(s: SubzeroState, p: int) -> None:
     s.programs[p] = ()
 
 
+def stalemate(s: SubzeroState, alive: list[int]) -> None:
+    """Nobody can change the result any more (the HIT tokens that could are all placed):
+    the game ends as a draw among those still in."""
+    if EVENTS.on:
+        EVENTS.emit("game-end", "no_tokens", players=[s.g.names[p] for p in alive], draw=True)
+    finish(s, tuple(alive))
+
+
 def finish(s: SubzeroState, winners: tuple[int, ...]) -> None:
     s.winners = tuple(sorted(winners))
     s.phase = OVER
+    if EVENTS.on:
+        EVENTS.emit("game-end", "game_over", winners=[s.g.names[p] for p in s.winners])

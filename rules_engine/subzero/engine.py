@@ -11,14 +11,17 @@ modules (`actions`, `worked_examples`, `diagrams`); the engine hands them on.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping
 from itertools import combinations_with_replacement
+from math import comb
 from typing import Any, Final
 
-from rules_engine.core import Bilingual, Diagram, EngineBase
+from rules_engine.core import CHANCE, Bilingual, Diagram, EngineBase
 from rules_engine.params import DataError, GameData, whole_number
 from rules_engine.subzero import actions, diagrams, movement, reveal, worked_examples
 from rules_engine.subzero.actions import (
+    DEAL,
     KNOWN_ACTIONS,
     MOVE,
     ORTHOGONAL,
@@ -29,6 +32,7 @@ from rules_engine.subzero.actions import (
     Action,
     Card,
     Choices,
+    Draw,
     Reveal,
 )
 from rules_engine.subzero.endings import ALL_OUT, DEATHMATCH, SURVIVAL
@@ -246,6 +250,23 @@ class Subzero(EngineBase):
 
     def new_initial_state(self) -> SubzeroState:
         return SubzeroState(self)
+
+    def chance_classes(self, state: Any) -> list[tuple[Action, int]] | None:
+        """A draw's outcomes (each distinct set of cards once, as `legal_actions` lists
+        them), each weighed by the number of ways to draw it from the pile: the product,
+        over the kinds drawn, of (copies in the pile choose copies drawn).  None elsewhere
+        (the youngest player and a reshuffle have equally likely outcomes)."""
+        if not isinstance(state, SubzeroState) or state.phase != DEAL or not state.pile_total:
+            return None
+        pile = state.pile
+        classes: list[tuple[Action, int]] = []
+        for draw in state.legal_actions(CHANCE):
+            weight = 1
+            assert isinstance(draw, Draw)
+            for kind, taken in Counter(draw.cards).items():
+                weight *= comb(pile[self.card_index[kind]], taken)
+            classes.append((draw, weight))
+        return classes
 
     # --- geometry ------------------------------------------------------------------------------
 

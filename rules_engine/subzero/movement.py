@@ -1,4 +1,5 @@
-"""Rule 4, MOVE: where a pawn walks, and the moves of a step carried out together.
+"""MOVE (rules `move`, `move-bump`, `move-edge`): where a pawn walks, and the moves of a
+step carried out together.
 
 A MOVE goes up, down, left or right (N, E, S, W) as many squares as its card says; at the
 edge of the battle zone it turns 90 degrees (`edge_turn`: left, right, or the mover's
@@ -50,10 +51,16 @@ def unblocked_path(g: Subzero, square: int, heading: int, steps: int, turn: int)
 
 
 def moves(
-    s: SubzeroState, reveals: Sequence[Reveal], pos: list[int], at: list[int]
+    s: SubzeroState,
+    reveals: Sequence[Reveal],
+    pos: list[int],
+    at: list[int],
+    bumps: list[tuple[int, int, int]] | None = None,
 ) -> list[tuple[int, tuple[int, ...]]]:
-    """Rule 4: carry out the moves of a step on `pos` and `at` (changed in place);
-    return each mover's walk (its start square first)."""
+    """Carry out the moves of a step on `pos` and `at` (changed in place);
+    return each mover's walk (its start square first).  With `bumps`, add to it each
+    mover that stops short: (mover, the square it could not enter, the pawn there or -1
+    when two movers would enter it at once)."""
     g = s.g
     movers: list[tuple[int, tuple[int, ...]]] = []
     card_move = g.card_move
@@ -78,6 +85,8 @@ def moves(
             walk = [cur]
             for q in path:
                 if at[q] >= 0:
+                    if bumps is not None:
+                        bumps.append((p, q, at[q]))
                     break  # bump: stop just before the pawn
                 at[cur] = -1
                 at[q] = p
@@ -103,6 +112,8 @@ def moves(
                 if o >= 0 and (o not in want or o in blocked or want[o] == pos[p]):
                     blocked.add(p)
                     changed = True
+        if bumps is not None:
+            bumps.extend((p, want[p], at[want[p]]) for p in want if p in blocked)
         going = [p for p in want if p not in blocked]
         for p in going:
             at[pos[p]] = -1

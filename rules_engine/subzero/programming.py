@@ -1,4 +1,4 @@
-"""Rule 2, programming: each player lays some of the cards in hand face down, left to right.
+"""Programming (rule `program`): each player lays some cards in hand face down, left to right.
 
 As many cards as the board has program slots (`program_slots`).  Everyone programs at the
 same time: one joint action of a `Program` per player still in the game, in seat order.
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rules_engine.core import IllegalActionError
+from rules_engine.core import EVENTS, IllegalActionError
 from rules_engine.subzero.actions import PROGRAM, REVEAL, Program
 
 if TYPE_CHECKING:
@@ -21,15 +21,17 @@ def check_program(s: SubzeroState, player: int, action: Program) -> None:
     phase = s.phase
     names = g.names
     if phase != PROGRAM:
-        raise IllegalActionError("2", f"cards are programmed at the start of a turn ({s._now()})")
+        raise IllegalActionError(
+            "program", f"cards are programmed at the start of a turn ({s._now()})"
+        )
     if action.player != player or player in s.out:
         raise IllegalActionError(
-            "2",
+            "program",
             f"{g.player_name(player)} cannot program {g.player_name(action.player)}'s cards",
         )
     if len(action.cards) != g.slots:
         raise IllegalActionError(
-            "2",
+            "program",
             f"{g.slots} of the {len(s.hands[player])} cards in hand are placed face "
             f"down, {names[player]} placed {len(action.cards)}",
         )
@@ -38,7 +40,7 @@ def check_program(s: SubzeroState, player: int, action: Program) -> None:
         have = hand.count(c)
         if action.cards.count(c) > have:
             raise IllegalActionError(
-                "2",
+                "program",
                 f"{names[player]} has {have} card(s) {c} in hand (hand: {' '.join(hand)})",
             )
 
@@ -53,6 +55,9 @@ def program_kinds(s: SubzeroState, p: int, kinds: tuple[int, ...]) -> None:
     for k in kinds:
         hand.remove(k)
     s.programs[p] = kinds
+    if EVENTS.on:
+        g = s.g
+        EVENTS.emit("program", "program", player=g.names[p], cards=[g.card_ids[k] for k in kinds])
     if all(s.programs[q] for q in s.order):
         s.phase = REVEAL
         s.slot = 0

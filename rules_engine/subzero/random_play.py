@@ -67,7 +67,7 @@ def sample(s: SubzeroState, player: int, rnd: Any, rng: random.Random) -> Action
         return Place(player, free[int(rnd() * len(free))])
     if phase == YOUNGEST and player == CHANCE:
         return Youngest(int(rnd() * s.n))
-    raise IllegalActionError("3", f"{g.player_name(player)} has nothing to do now")
+    raise IllegalActionError("reveal", f"{g.player_name(player)} has nothing to do now")
 
 
 def pick_program(s: SubzeroState, player: int, rnd: Any) -> list[int]:

@@ -1,4 +1,5 @@
-"""Rule 8, resolving a step: everything revealed happens at once, then the hits count.
+"""Resolving a step (rules `resolve`, `hit`): everything revealed happens at once, then the
+hits count.
 
 The moves are carried out first (`movement`), then every ball flies along its line (as far
 as `ball_range`) and finds the first pawn that is not ducking (SWISH protects for the whole
@@ -13,19 +14,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from rules_engine.subzero.actions import REVEAL
+from rules_engine.core import EVENTS
+from rules_engine.subzero.actions import DIRECTIONS, REVEAL
 from rules_engine.subzero.end_of_turn import next_step
 from rules_engine.subzero.endings import check_end
 from rules_engine.subzero.movement import moves
 
 if TYPE_CHECKING:
+    from rules_engine.subzero.actions import Reveal
     from rules_engine.subzero.state import SubzeroState
 
 # --- resolution of one step -----------------------------------------------------------------
 
 
 def resolve(s: SubzeroState) -> None:
-    """Rule 8: after the last reveal of a step everything happens at once: the moves,
+    """After the last reveal of a step everything happens at once: the moves,
     then every ball finds the first pawn on its line that is not ducking."""
     moving = shooting = ducked = False
     for r in s.step_reveals:
@@ -40,16 +43,25 @@ def resolve(s: SubzeroState) -> None:
 
 def resolve_step(s: SubzeroState, moving: bool, shooting: bool, ducked: bool) -> None:
     g = s.g
+    on = EVENTS.on
     reveals = s.last_reveals = s.step_reveals
     s.last_step = (s.turn, s.slot + 1)
+    if on:
+        EVENTS.emit("resolve", "resolve", step=s.slot + 1, turn=s.turn)
     start_pos = s.pos
     if moving:
         start_pos = list(start_pos)
-        s.last_moves = walks = moves(s, reveals, s.pos, s.at)
+        if on:
+            bumps: list[tuple[int, int, int]] = []
+            s.last_moves = walks = moves(s, reveals, s.pos, s.at, bumps)
+            _tell_moves(s, reveals, start_pos, walks, bumps)
+        else:
+            s.last_moves = walks = moves(s, reveals, s.pos, s.at)
     else:
         s.last_moves = walks = []
     hits: list[tuple[int, int, bool]] = []
     shots: list[tuple[int, int, int, int]] = []
+    dodges: list[tuple[int, int, int]] = []  # (ball, ducking player, thrower), when recording
     s.last_shots = shots
     if shooting:
         pos = s.pos
@@ -79,11 +91,16 @@ def resolve_step(s: SubzeroState, moving: bool, shooting: bool, ducked: bool) ->
                     o = at[q]
                     if seen:
                         o = _seen(q, o, moved, rank, rank[shooter], mode)
-                    if o >= 0 and o != shooter and not ducking[o]:
-                        hits.append((shooter, o, False))
-                        target = o
-                        break
+                    if o >= 0 and o != shooter:
+                        if not ducking[o]:
+                            hits.append((shooter, o, False))
+                            target = o
+                            break
+                        if on:
+                            dodges.append((len(shots), o, shooter))
                 shots.append((shooter, origin, end, target))
+        if on:
+            _tell_shots(s, shots, dodges, walks)
     if ducked:
         s.ducking = [False] * s.n
     if hits:
@@ -96,6 +113,18 @@ def resolve_step(s: SubzeroState, moving: bool, shooting: bool, ducked: bool) ->
                 s.boards[target][shooter] += 1
                 s.damage[target] += 1
             recorded.append((shooter, target, placed))
+            if on:
+                names = g.names
+                if placed:
+                    EVENTS.emit(
+                        "hit",
+                        "hit_token",
+                        shooter=names[shooter],
+                        target=names[target],
+                        damage=s.damage[target],
+                    )
+                else:
+                    EVENTS.emit("hit", "no_token", shooter=names[shooter], target=names[target])
         s.last_hits = recorded
         if check_end(s):
             return
@@ -127,6 +156,104 @@ def _seen(
         if sq == q and rank[p] > shooter_rank:
             return p
     return -1
+
+
+# --- the events of a step (told only while recording) ------------------------------------
+
+
+def _tell_moves(
+    s: SubzeroState,
+    reveals: list[Reveal],
+    start_pos: list[int],
+    walks: list[tuple[int, tuple[int, ...]]],
+    bumps: list[tuple[int, int, int]],
+) -> None:
+    """Each mover's walk, and why it stopped short (a bump) or turned (the edge)."""
+    g = s.g
+    names = g.names
+    squares = g.square_names
+    heading = {r.player: r for r in reveals if r.move >= 0}
+    for p, walk in walks:
+        r = heading[p]
+        steps = g.card_move[g.card_index[r.card]]
+        planned = g.path(start_pos[p], r.move, steps, r.turn)
+        path = [squares[q] for q in walk]
+        EVENTS.emit("move", "move", player=names[p], path=path, steps=steps)
+        ray = g.rays[start_pos[p]][r.move]
+        turned = bool(planned) and planned[-1] not in ray
+        bumped = next((b for b in bumps if b[0] == p), None)
+        if bumped is not None:
+            _, wanted, blocker = bumped
+            EVENTS.emit(
+                "move-bump",
+                "bump",
+                player=names[p],
+                square=squares[walk[-1]],
+                blocked=squares[wanted],
+                blocker=names[blocker] if blocker >= 0 else "",
+            )
+        elif turned:
+            edge = walk[-2]
+            turn = next(d for d in range(8) if g.rays[edge][d][:1] == (walk[-1],))
+            EVENTS.emit(
+                "move-edge",
+                "edge_turn",
+                player=names[p],
+                edge=squares[edge],
+                turn=DIRECTIONS[turn],
+                square=squares[walk[-1]],
+            )
+
+
+def _tell_shots(
+    s: SubzeroState,
+    shots: list[tuple[int, int, int, int]],
+    dodges: list[tuple[int, int, int]],
+    walks: list[tuple[int, tuple[int, ...]]],
+) -> None:
+    """Each ball's flight: who ducked it, who it hit (and where, for a mover), or a miss."""
+    g = s.g
+    names = g.names
+    squares = g.square_names
+    moved = {p: walk for p, walk in walks if len(walk) > 1}
+    thrown = [shooter for shooter, _, _, _ in shots]
+    for ball, (shooter, origin, end, target) in enumerate(shots):
+        # which of the thrower's balls of this step (1, 2), and how many there are
+        nth = thrown[: ball + 1].count(shooter)
+        of = thrown.count(shooter)
+        for seen, ducker, thrower in dodges:
+            if seen == ball:
+                EVENTS.emit("swish", "dodge", player=names[ducker], shooter=names[thrower])
+        if target < 0:
+            EVENTS.emit(
+                "shoot",
+                "miss",
+                shooter=names[shooter],
+                origin=squares[origin],
+                end=squares[end],
+                ball=nth,
+                of=of,
+            )
+            continue
+        EVENTS.emit(
+            "shoot",
+            "hit",
+            shooter=names[shooter],
+            target=names[target],
+            origin=squares[origin],
+            square=squares[end],
+            ball=nth,
+            of=of,
+        )
+        walk = moved.get(target)
+        if walk is not None:
+            EVENTS.emit(
+                "move-target",
+                "hit_moving",
+                player=names[target],
+                square=squares[end],
+                start=end == walk[0],
+            )
 
 
 # --- what a player could hit now ----------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Rule 3, revealing: clockwise from the start player, each turns up the card of this step.
+"""Revealing (rules `reveal`, `combined`): clockwise from the start player, each turns up the card of this step.
 
 A revealed card's choices are made as it is turned up: a MOVE's direction (and its edge turn
 when it can choose one), a SHOOT's balls (one per snowball held, each with its direction; no
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from rules_engine.core import IllegalActionError, Mapped, Product
+from rules_engine.core import EVENTS, IllegalActionError, Mapped, Product
 from rules_engine.subzero.actions import (
     DIRECTIONS,
     MOVE,
@@ -87,11 +87,11 @@ def check_reveal(s: SubzeroState, player: int, action: Reveal) -> None:
     phase = s.phase
     names = g.names
     if phase != REVEAL:
-        raise IllegalActionError("3", f"no card is being revealed now ({s._now()})")
+        raise IllegalActionError("reveal", f"no card is being revealed now ({s._now()})")
     who = s.order[s.rpos]
     if action.player != who or player != who:
         raise IllegalActionError(
-            "3",
+            "reveal",
             f"step {s.slot + 1}: {names[who]} reveals next (clockwise from the "
             f"start player {names[s.start]}), not {g.player_name(action.player)}",
         )
@@ -105,7 +105,7 @@ def _check_choices(s: SubzeroState, r: Reveal) -> None:
     card = g.cards[card_kind]
     if r.card != card.id:
         raise IllegalActionError(
-            "3",
+            "reveal",
             f"{name}'s card in slot {s.slot + 1} is {card.id}, not {r.card}",
         )
     used = [
@@ -120,21 +120,24 @@ def _check_choices(s: SubzeroState, r: Reveal) -> None:
     ]
     for a in used:
         if a not in card.actions:
-            raise IllegalActionError("3", f"card {card.id} has no {a.upper()}")
+            raise IllegalActionError("reveal", f"card {card.id} has no {a.upper()}")
     if card.combined and g.combined_mode == "one":
         if len(used) != 1:
             raise IllegalActionError(
-                "3",
+                "combined",
                 f"a combined card does one of its actions "
                 f"({' or '.join(a.upper() for a in card.actions)}): choose one",
             )
     elif len(used) != len(card.actions):
         missing = [a.upper() for a in card.actions if a not in used]
-        raise IllegalActionError("3", f"card {card.id} also does {' and '.join(missing)}")
+        raise IllegalActionError(
+            "combined" if card.combined else "reveal",
+            f"card {card.id} also does {' and '.join(missing)}",
+        )
     if r.move >= 0:
         if r.move not in ORTHOGONAL:
             raise IllegalActionError(
-                "4",
+                "move",
                 f"a MOVE goes up, down, left or right (N, E, S, W), not {DIRECTIONS[r.move]}",
             )
         turns = g.turn_options(s.pos[r.player], r.move, card.steps)
@@ -146,39 +149,41 @@ def _check_choices(s: SubzeroState, r: Reveal) -> None:
                     else f"a {card.steps}-step move {DIRECTIONS[r.move]} from "
                     f"{g.square_names[s.pos[r.player]]} does not reach the edge"
                 )
-                raise IllegalActionError("4", f"no turn to choose: {why}")
+                raise IllegalActionError("move-edge", f"no turn to choose: {why}")
             listing = " or ".join(DIRECTIONS[t] for t in turns)
             raise IllegalActionError(
-                "4",
+                "move-edge",
                 f"this move reaches the edge: say where it turns 90 degrees "
                 f"({DIRECTIONS[r.move]} turn {listing})",
             )
     elif r.turn >= 0:
-        raise IllegalActionError("4", "a turn belongs to a move")
+        raise IllegalActionError("move-edge", "a turn belongs to a move")
     if r.shots is not None:
         balls = s.balls[r.player]
         k = len(r.shots)
         if balls == 0 and k:
             raise IllegalActionError(
-                "5", f"{name} holds no snowball: the SHOOT has no effect (throw nothing)"
+                "shoot-empty", f"{name} holds no snowball: the SHOOT has no effect (throw nothing)"
             )
         if balls and not 1 <= k <= min(balls, g.max_balls_per_shot):
             raise IllegalActionError(
-                "5",
+                "shoot-two",
                 f"{name} holds {balls} snowball(s): throw 1 to "
                 f"{min(balls, g.max_balls_per_shot)} ball(s), one per snowball, got {k}",
             )
         for d in r.shots:
             if d not in g.shot_directions:
-                raise IllegalActionError("5", f"a ball flies along a straight line, not {d}")
+                raise IllegalActionError("shoot", f"a ball flies along a straight line, not {d}")
         if list(r.shots) != sorted(r.shots):
-            raise IllegalActionError("5", "ball directions are listed N, NE, E ... NW")
+            raise IllegalActionError("shoot", "ball directions are listed N, NE, E ... NW")
 
 
 def reveal_card(s: SubzeroState, r: Reveal) -> None:
     g = s.g
     p = r.player
     s.step_reveals.append(r)
+    if EVENTS.on:
+        _tell_reveal(s, r)
     if r.shots:
         s.balls[p] -= len(r.shots)
     if r.roll and s.balls[p] < g.max_snowballs:
@@ -188,3 +193,57 @@ def reveal_card(s: SubzeroState, r: Reveal) -> None:
     s.rpos += 1
     if s.rpos >= len(s.order):
         resolve(s)
+
+
+def _tell_reveal(s: SubzeroState, r: Reveal) -> None:
+    """The events of a reveal (before it changes the state): the card turned up, then
+    each of its actions as announced."""
+    g = s.g
+    emit = EVENTS.emit
+    name = g.names[r.player]
+    card = g.cards[g.card_index[r.card]]
+    emit("reveal", "reveal", player=name, card=r.card, step=s.slot + 1, first=s.rpos == 0)
+    if card.combined:
+        used = [
+            a
+            for a, on in ((MOVE, r.move >= 0), (SHOOT, r.shots is not None), (SWISH, r.swish))
+            if on
+        ]
+        emit(
+            "combined",
+            "combined",
+            player=name,
+            card=r.card,
+            actions=used,
+            both=len(used) > 1,
+            shoot_first=g.shoot_first,
+        )
+    if r.move >= 0:
+        emit(
+            "move",
+            "aim",
+            player=name,
+            direction=DIRECTIONS[r.move],
+            steps=card.steps,
+            turn=DIRECTIONS[r.turn] if r.turn >= 0 else "",
+        )
+    if r.shots is not None:
+        balls = s.balls[r.player]
+        if not r.shots:
+            emit("shoot-empty", "shoot_empty", player=name)
+        else:
+            emit(
+                "shoot-two" if len(r.shots) > 1 else "shoot",
+                "throw",
+                player=name,
+                directions=[DIRECTIONS[d] for d in r.shots],
+                left=balls - len(r.shots),
+            )
+    if r.roll:
+        balls = s.balls[r.player]
+        if balls < g.max_snowballs:
+            emit("roll", "roll", player=name, snowballs=balls + 1)
+        else:
+            emit("roll-max", "roll_full", player=name, snowballs=balls)
+    if r.swish:
+        emit("swish", "duck", player=name)

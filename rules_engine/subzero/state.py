@@ -4,9 +4,9 @@
 draw pile and the discards, the turn, the step and who reveals next) and answers what
 `rules_engine.core.State` asks: who acts, the legal actions, checking and playing an action,
 cloning, the initial state, equality, and each player's view (`SubzeroView`).  The rules it
-plays are in the phase modules, as functions of the state: `setup` (rule 1), `programming`
-(2), `reveal` (3), `movement` (4), `resolution` (8), `end_of_turn` (9) and `endings`
-(10); random play is in `random_play`.
+plays are in the phase modules, as functions of the state: `setting_up`, `programming`,
+`reveal`, `movement`, `resolution`, `end_of_turn` and `endings` (each names the rule clauses
+it plays); random play is in `random_play`.
 """
 
 from __future__ import annotations
@@ -103,8 +103,8 @@ class _Init(NamedTuple):
 class SubzeroState(StateBase[Action, "Subzero"]):
     """A position of S.U.B.Z.E.R.O. (mutable; see `rules_engine.core.State`)."""
 
-    OVER_RULE = "10"
-    JOINT_RULE = "2"
+    OVER_RULE = "game-end"
+    JOINT_RULE = "program"
     JOINT_NEEDED = "all {n} players program their cards at the same time: give a joint action"
 
     __slots__ = (
@@ -375,7 +375,7 @@ class SubzeroState(StateBase[Action, "Subzero"]):
 
     def _check(self, player: int, action: Action) -> None:
         if self.phase == OVER:
-            raise IllegalActionError("10", "the game is over")
+            raise IllegalActionError("game-end", "the game is over")
         if isinstance(action, Reveal):
             check_reveal(self, player, action)
         elif isinstance(action, Program):
@@ -389,7 +389,7 @@ class SubzeroState(StateBase[Action, "Subzero"]):
         elif isinstance(action, Youngest):
             check_youngest(self, action)
         else:
-            raise IllegalActionError("3", f"not a S.U.B.Z.E.R.O. action: {action!r}")
+            raise IllegalActionError("reveal", f"not a S.U.B.Z.E.R.O. action: {action!r}")
 
     def _now(self) -> str:
         g = self.g

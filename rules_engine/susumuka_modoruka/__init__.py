@@ -33,12 +33,24 @@ The rooms, in the order a newcomer reads them (the rulebook's chapters in bracke
     queries.py              named facts about a state for worked examples' `expect:`
     diagrams.py             a state drawn as grids for the rulebook's examples
 
-Rule numbers in error messages (the seed has none; these follow its sections):
+Rule ids, in error messages and in the event log (`rules_engine.core.EVENTS`): the rule
+clauses the game's data declares (`clauses:` in game.yaml). The seed numbers nothing, so
+each id is a short word after what the clause says, grouped by the seed's sections:
 
-    1 setup and turn order      2 turns and game end     3 investigate (調査)
-    4 advance (進む)             5 combat (戦闘)           6 flee (逃げる)
-    7 Return (戻る宣言)          8 escape (脱出)           9 death and lost property (死亡)
-    10 skills (スキルの獲得)     11 items
+    setting up      setup, first-player
+    turns           turn-order, outside, inside
+    調査 / 進む      investigate, advance, advance-hand, empty-deck
+    戦闘            card-power, nullify, combat-roll, win, lose, flee
+    戻る宣言 / 脱出  return, return-move, escape, escape-items, trophy, escape-heal
+    items           item-use
+    死亡            death, lost-property, lost-property-draw, respawn
+    スキルの獲得     skills, skill-effects
+    the end         game-end, winner, tie-break
+
+Every transition emits (while a recording is on) one event per clause it applies: the
+player's decision, the chance outcome (first player, card drawn, dice rolled, item drawn),
+and what the rules then do by themselves (reshuffle, combat result, move, death, escape,
+trophy, round end, game end and winner).
 
 Where neither the seed nor the data says, the engine plays these choices (the rule options,
 `OPTION_NAMES` in engine.py, cover the readings the text leaves open):

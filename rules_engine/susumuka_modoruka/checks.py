@@ -1,5 +1,5 @@
 """Why an action is illegal: `check` raises an `IllegalActionError` naming the rule an
-action breaks (the rule numbers of the package's docstring), `why` finds that rule for a
+action breaks (a rule clause id of the package's docstring), `why` finds that rule for a
 player's decision, and `now` says what the game is waiting for.
 """
 
@@ -30,51 +30,51 @@ def check(state: SusumukaState, player: int, action: Action) -> None:
     phase = state.phase
     g = state.g
     if phase == OVER:
-        raise IllegalActionError("2", "the game is over")
+        raise IllegalActionError("game-end", "the game is over")
     if isinstance(action, Roll):
         if phase != ROLL:
-            raise IllegalActionError("5", f"no combat dice are rolled now ({now(state)})")
+            raise IllegalActionError("combat-roll", f"no combat dice are rolled now ({now(state)})")
         want = state.stats[state.cur].dice
         if len(action.dice) != want:
             raise IllegalActionError(
-                "5",
+                "combat-roll",
                 f"{g.names[state.cur]} rolls {_n(want, 'die', 'dice')}, "
                 f"got {_n(len(action.dice), 'die', 'dice')}",
             )
         for d in action.dice:
             if not 1 <= d <= g.faces:
-                raise IllegalActionError("5", f"a die shows 1 to {g.faces}, got {d}")
+                raise IllegalActionError("combat-roll", f"a die shows 1 to {g.faces}, got {d}")
         return
     if isinstance(action, Draw):
         if phase == DRAW:
             idx = g.dungeon_index.get(action.card)
             if idx is None or not state.pile[idx]:
                 raise IllegalActionError(
-                    "4", f"{action.card} is not in the dungeon deck ({state.pile_n} cards)"
+                    "advance", f"{action.card} is not in the dungeon deck ({state.pile_n} cards)"
                 )
             return
         if phase == ITEM:
             if Draw(action.card) not in state.legal_actions(CHANCE):
                 deck = g.item_decks[state.e_deck]
                 raise IllegalActionError(
-                    "8", f"{action.card} cannot be drawn from the {deck} deck now"
+                    "escape-items", f"{action.card} cannot be drawn from the {deck} deck now"
                 )
             return
-        raise IllegalActionError("4", f"no card is drawn now ({now(state)})")
+        raise IllegalActionError("advance", f"no card is drawn now ({now(state)})")
     if isinstance(action, First):
         if phase != FIRST:
-            raise IllegalActionError("1", "the first player is already decided")
+            raise IllegalActionError("first-player", "the first player is already decided")
         if not 0 <= action.player < state.n:
-            raise IllegalActionError("1", f"no player {action.player}")
+            raise IllegalActionError("first-player", f"no player {action.player}")
         return
     if not isinstance(action, Act):
-        raise IllegalActionError("1", f"not a Susumuka & Modoruka action: {action!r}")
+        raise IllegalActionError("turn-order", f"not a Susumuka & Modoruka action: {action!r}")
     if player == CHANCE or phase in (FIRST, DRAW, ROLL, ITEM):
-        raise IllegalActionError("1", f"chance acts now ({now(state)})")
+        raise IllegalActionError("turn-order", f"chance acts now ({now(state)})")
     p = action.player
     if p != state.cur or player != state.cur:
         raise IllegalActionError(
-            "1", f"it is {g.names[state.cur]}'s turn, not {g.player_name(p)}'s"
+            "turn-order", f"it is {g.names[state.cur]}'s turn, not {g.player_name(p)}'s"
         )
     if action in state.legal_actions(p):
         return
@@ -93,65 +93,65 @@ def why(state: SusumukaState, p: int, action: Act) -> IllegalActionError:
         if verb == "skill":
             if len(args) != 1 or args[0] not in g.skill_index[p]:
                 known = ", ".join(s.id for s in g.skills[p])
-                return IllegalActionError("10", f"unknown skill (skills: {known})")
+                return IllegalActionError("skills", f"unknown skill (skills: {known})")
             skill = g.skills[p][g.skill_index[p][args[0]]]
             if inside:
                 return IllegalActionError(
-                    "10",
+                    "skills",
                     f"skills are taken only outside the dungeon ({name} is at depth "
                     f"{state.depth[p]})",
                 )
             taken = state.skills[p][g.skill_index[p][skill.id]]
             if taken >= skill.max:
                 return IllegalActionError(
-                    "10", f"{skill.id} can be taken {_n(skill.max, 'time', 'times')} at most"
+                    "skills", f"{skill.id} can be taken {_n(skill.max, 'time', 'times')} at most"
                 )
             return IllegalActionError(
-                "10",
+                "skills",
                 f"skills may cost at most the turns passed ({state.turns_passed()}): "
                 f"{name} has spent {state.spent[p]}, {skill.id} costs {skill.cost}",
             )
         if verb == "investigate" and inside:
             return IllegalActionError(
-                "3",
+                "inside",
                 f"inside the dungeon you can only advance ({name} is at depth {state.depth[p]})",
             )
         if verb == "use":
             if len(args) != 1 or args[0] not in state.items[p]:
-                return IllegalActionError("11", f"{name} has no item {' '.join(args)}")
-            return IllegalActionError("11", f"{args[0]} cannot be used now ({now(state)})")
+                return IllegalActionError("item-use", f"{name} has no item {' '.join(args)}")
+            return IllegalActionError("item-use", f"{args[0]} cannot be used now ({now(state)})")
         if verb in ("investigate", "advance"):
-            return IllegalActionError("4", "no dungeon card is left to draw or fight")
+            return IllegalActionError("empty-deck", "no dungeon card is left to draw or fight")
         if verb == "pass":
-            return IllegalActionError("2", f"{name} can still act: passing is not allowed")
+            return IllegalActionError("empty-deck", f"{name} can still act: passing is not allowed")
     if phase == CHOOSE and verb in ("fight", "flee"):
         if state.top is None and not any(w in state.hand[p] for w in args):
             return IllegalActionError(
-                "4", "no card was revealed: fight or flee from a card in your hand"
+                "advance-hand", "no card was revealed: fight or flee from a card in your hand"
             )
         for word in args:
             if word in g.items:
                 if word not in state.items[p] or g.items[word].effect != "safe_flee":
-                    return IllegalActionError("6", f"{name} has no safe-flee item {word}")
+                    return IllegalActionError("item-use", f"{name} has no safe-flee item {word}")
                 if verb == "fight":
-                    return IllegalActionError("6", f"{word} is used to flee, not to fight")
+                    return IllegalActionError("item-use", f"{word} is used to flee, not to fight")
             elif word not in state.hand[p]:
-                return IllegalActionError("4", f"{name} has no {word} in hand")
+                return IllegalActionError("advance-hand", f"{name} has no {word} in hand")
             elif not g.may_use_hand and state.top is not None:
-                return IllegalActionError("4", "the revealed card must be fought")
-        return IllegalActionError("4", f"cannot read the choice {' '.join(args)}")
+                return IllegalActionError("advance-hand", "the revealed card must be fought")
+        return IllegalActionError("advance-hand", f"cannot read the choice {' '.join(args)}")
     if verb == "return":
         if state.flag[p] >= 0:
-            return IllegalActionError("7", f"{name} has already declared Return")
+            return IllegalActionError("return", f"{name} has already declared Return")
         return IllegalActionError(
-            "7", "Return is declared right after an advance, inside the dungeon"
+            "return", "Return is declared right after an advance, inside the dungeon"
         )
     if phase == AFTER and verb in ("use", "reroll"):
-        return IllegalActionError("11", f"{' '.join(args)} cannot be used now")
+        return IllegalActionError("item-use", f"{' '.join(args)} cannot be used now")
     if phase == AFTER and verb == "flee":
-        return IllegalActionError("6", "you flee before rolling (option flee_timing)")
+        return IllegalActionError("flee", "you flee before rolling (option flee_timing)")
     return IllegalActionError(
-        "1", f"'{g.format_action(action)}' is not possible now ({now(state)})"
+        "turn-order", f"'{g.format_action(action)}' is not possible now ({now(state)})"
     )
 
 

@@ -1,14 +1,16 @@
-"""Combat and fleeing (rules 5 and 6): the card's power at your depth (the deepest tier at or
-above you, its coloured part nullified by your items), your dice and bonus, rerolls and
-power items after the roll, and the result: a win moves you by the difficulty (down, or up
-after Return), a loss costs HP (and may kill you), a flight moves you back by the
-difficulty (half of it with a flee-half skill or item, not at all with a safe-flee item).
+"""Combat and fleeing (clauses card-power, nullify, combat-roll, win, lose, flee): the
+card's power at your depth (the deepest tier at or above you, its coloured part nullified by
+your items), your dice and bonus, rerolls and power items after the roll, and the result: a
+win moves you by the difficulty (down, or up after Return), a loss costs HP (and may kill
+you), a flight moves you back by the difficulty (half of it with a flee-half skill or item,
+not at all with a safe-flee item).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rules_engine.core import EVENTS
 from rules_engine.susumuka_modoruka.actions import Action
 from rules_engine.susumuka_modoruka.death import die, revive
 from rules_engine.susumuka_modoruka.investigate_advance import to_discard
@@ -92,8 +94,19 @@ def choose(state: SusumukaState, p: int, verb: str, args: tuple[str, ...]) -> No
     for word in args:
         if word in g.items:
             smoke = True
+            if EVENTS.on:
+                EVENTS.emit("item-use", "safe_flee", player=g.names[p], item=word)
             discard_item(state, p, word)
         else:
+            if EVENTS.on:
+                EVENTS.emit(
+                    "advance-hand",
+                    "from_hand",
+                    player=g.names[p],
+                    card=word,
+                    discarded=card,
+                    fight=verb == "fight",
+                )
             if card is not None:
                 to_discard(state, card)
             state.hand[p].remove(word)
@@ -104,7 +117,51 @@ def choose(state: SusumukaState, p: int, verb: str, args: tuple[str, ...]) -> No
     if verb == "flee":
         flee(state, p, card, smoke)
     else:
+        if EVENTS.on:
+            tell_power(state, p, bool(args))
         state.phase = ROLL
+
+
+def tell_power(state: SusumukaState, p: int, from_hand: bool) -> None:
+    """The events of the card's power at the player's depth (and of its nullified part)."""
+    g = state.g
+    cid = state.c_card
+    assert cid is not None
+    idx = g.dungeon_index[cid]
+    card = g.dungeon[idx]
+    tier = card.tiers[g.tier_at[idx][state.c_depth]]
+    colour = g.colours.get(tier.colour or "", {"ja": "", "en": ""})
+    EVENTS.emit(
+        "card-power",
+        "card_power",
+        player=g.names[p],
+        card=cid,
+        depth=state.c_depth,
+        tier=tier.depth,
+        base=tier.base,
+        coloured=tier.coloured,
+        colour=dict(colour),
+        power=tier.base + tier.coloured,
+        nullified=state.c_nullified,
+        difficulty=card.difficulty,
+        from_hand=from_hand,
+    )
+    if state.c_nullified:
+        null = [
+            iid
+            for iid in state.items[p]
+            if g.items[iid].effect == "nullify" and g.items[iid].colour in (tier.colour, ALL)
+        ]
+        EVENTS.emit(
+            "nullify",
+            "nullify",
+            player=g.names[p],
+            card=cid,
+            item=null[0] if null else "",
+            coloured=tier.coloured,
+            colour=dict(colour),
+            power=state.c_power,
+        )
 
 
 def start_combat(state: SusumukaState, p: int, cid: str) -> None:
@@ -138,6 +195,21 @@ def after_roll(state: SusumukaState, p: int) -> None:
 
 def reroll(state: SusumukaState, p: int, sid: str) -> None:
     item = state.g.items.get(sid)
+    if EVENTS.on:
+        g = state.g
+        if item is not None:
+            EVENTS.emit(
+                "item-use", "reroll_item", player=g.names[p], item=sid, dice=list(state.c_dice)
+            )
+        else:
+            skill = g.skills[p][g.skill_index[p][sid]]
+            EVENTS.emit(
+                "skill-effects",
+                "reroll_skill",
+                player=g.names[p],
+                skill={"ja": skill.name.ja, "en": skill.name.en},
+                dice=list(state.c_dice),
+            )
     if item is not None and item.use == "once":
         discard_item(state, p, sid)
     else:
@@ -146,7 +218,17 @@ def reroll(state: SusumukaState, p: int, sid: str) -> None:
 
 
 def use_power(state: SusumukaState, p: int, iid: str) -> None:
-    state.c_bonus += state.g.items[iid].amount
+    amount = state.g.items[iid].amount
+    state.c_bonus += amount
+    if EVENTS.on:
+        EVENTS.emit(
+            "item-use",
+            "power_item",
+            player=state.g.names[p],
+            item=iid,
+            amount=amount,
+            power=sum(state.c_dice) + state.c_bonus,
+        )
     discard_item(state, p, iid)
     after_roll(state, p)
 
@@ -171,7 +253,22 @@ def resolve(state: SusumukaState, p: int) -> None:
         state.c_result = "win"
         difficulty = g.dungeon[g.dungeon_index[card]].difficulty
         returning = state.flag[p] >= 0
-        move(state, p, difficulty + state.stats[p].bonus_move, not returning)
+        before = state.depth[p]
+        extra = state.stats[p].bonus_move
+        move(state, p, difficulty + extra, not returning)
+        if EVENTS.on:
+            name = g.names[p]
+            EVENTS.emit("win", "win", player=name, card=card, power=power, card_power=state.c_power)
+            EVENTS.emit(
+                "return-move" if returning else "win",
+                "win_up" if returning else "win_down",
+                player=name,
+                difficulty=difficulty,
+                extra=extra,
+                steps=abs(state.c_moved),
+                start=before,
+                depth=state.depth[p],
+            )
         if returning and state.depth[p] == 0:
             escape(state, p, END_TURN)
             return
@@ -181,6 +278,19 @@ def resolve(state: SusumukaState, p: int) -> None:
     damage = max(state.c_power - state.stats[p].armour, 0)
     state.c_damage = damage
     state.hp[p] -= damage
+    if EVENTS.on:
+        EVENTS.emit(
+            "lose",
+            "lose",
+            player=g.names[p],
+            card=card,
+            power=power,
+            card_power=state.c_power,
+            damage=damage,
+            armour=state.c_power - damage,
+            hp=state.hp[p],
+            depth=state.depth[p],
+        )
     if state.hp[p] <= g.death_at and not revive(state, p):
         die(state, p)
         end_turn(state)
@@ -193,6 +303,22 @@ def flee(state: SusumukaState, p: int, card: str, smoke: bool) -> None:
     to_discard(state, card)
     state.c_result = "flee"
     difficulty = g.dungeon[g.dungeon_index[card]].difficulty
-    steps = 0 if smoke else difficulty // 2 if state.stats[p].flee_half else difficulty
-    move(state, p, steps, state.flag[p] >= 0)
+    half = state.stats[p].flee_half
+    steps = 0 if smoke else difficulty // 2 if half else difficulty
+    before = state.depth[p]
+    returning = state.flag[p] >= 0
+    move(state, p, steps, returning)
+    if EVENTS.on:
+        EVENTS.emit(
+            "return-move" if returning else "flee",
+            "flee_down" if returning else "flee_up",
+            player=g.names[p],
+            card=card,
+            difficulty=difficulty,
+            steps=abs(state.c_moved),
+            start=before,
+            depth=state.depth[p],
+            half=half and not smoke,
+            smoke=smoke,
+        )
     after_advance(state, p)

@@ -1,13 +1,15 @@
-"""End of the game and the winner (rule 2): the game ends after the last player's turn of
-the last turn (or when every player is out); the winner is measured by the option
-`winner` (the deepest trophy, the depth you end on, or the deepest you went) and ties are
-broken by the option `tie_break` (winners who stay tied share the win).
+"""End of the game and the winner (clauses game-end, winner, tie-break): the game ends after
+the last player's turn of the last turn (or when every player is out); the winner is
+measured by the option `winner` (the deepest trophy, the depth you end on, or the deepest
+you went) and ties are broken by the option `tie_break` (winners who stay tied share the
+win).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rules_engine.core import EVENTS
 from rules_engine.susumuka_modoruka.phases import OVER
 
 if TYPE_CHECKING:
@@ -37,3 +39,38 @@ def finish(state: SusumukaState) -> None:
     keys = [rank_key(state, p) for p in range(state.n)]
     best = max(keys)
     state.winners = tuple(p for p in range(state.n) if keys[p] == best)
+    if EVENTS.on:
+        _tell(state)
+
+
+def _tell(state: SusumukaState) -> None:
+    """The events of the end: the game ends, the deepest player(s), the tie-break."""
+    g = state.g
+    names = g.names
+    EVENTS.emit(
+        "game-end",
+        "game_end",
+        turns=state.round,
+        all_out=all(state.out),
+        last=state.round >= g.turns,
+    )
+    depths = [measure(state, p) for p in range(state.n)]
+    deepest = max(depths)
+    tied = [p for p in range(state.n) if depths[p] == deepest]
+    EVENTS.emit(
+        "winner",
+        "deepest",
+        players=[names[p] for p in tied],
+        depth=deepest,
+        measure=g.winner_measure,
+    )
+    if len(tied) > 1:
+        EVENTS.emit(
+            "tie-break",
+            "tie_break",
+            tied=[names[p] for p in tied],
+            winners=[names[p] for p in state.winners],
+            by=g.tie_break,
+            depths=[state.depth[p] for p in tied],
+            hp=[state.hp[p] for p in tied],
+        )

@@ -1,8 +1,9 @@
-"""Investigate and Advance (rules 3 and 4): investigating draws dungeon cards into your hand
-(outside the dungeon only, up to the hand limit); advancing turns over the top card of the
-dungeon deck to fight or flee from (or a card of your hand instead).  When the deck is
-empty the discard pile becomes the deck; a lost-property card drawn gives its items to the
-player who drew it (rule 9).
+"""Investigate and Advance (clauses investigate, advance, advance-hand, empty-deck):
+investigating draws dungeon cards into your hand (outside the dungeon only, up to the hand
+limit); advancing turns over the top card of the dungeon deck to fight or flee from (or a
+card of your hand instead). When the deck is empty the discard pile becomes the deck; a
+lost-property card drawn gives its items to the player who drew it (clause
+lost-property-draw).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from bisect import insort
 from typing import TYPE_CHECKING
 
+from rules_engine.core import EVENTS
 from rules_engine.susumuka_modoruka.phases import CHOOSE, DRAW, INVESTIGATE, REVEAL
 from rules_engine.susumuka_modoruka.turn import after_advance, end_turn, room
 
@@ -21,6 +23,8 @@ def investigate(state: SusumukaState, p: int) -> None:
     """Start investigating: draw dungeon cards into the hand of player `p`."""
     state.purpose = INVESTIGATE
     state.draws_left = min(state.g.investigate_draws + state.stats[p].extra_draws, room(state, p))
+    if EVENTS.on:
+        EVENTS.emit("investigate", "investigate", player=state.g.names[p], draws=state.draws_left)
     next_draw(state)
 
 
@@ -33,6 +37,12 @@ def advance(state: SusumukaState) -> None:
     state.c_result = None
     state.c_moved = 0
     state.c_damage = 0
+    if EVENTS.on:
+        p = state.cur
+        depth = state.depth[p]
+        EVENTS.emit(
+            "inside" if depth > 0 else "outside", "advance", player=state.g.names[p], depth=depth
+        )
     next_draw(state)
 
 
@@ -44,10 +54,19 @@ def next_draw(state: SusumukaState) -> None:
         state.pile_n = state.discard_n
         state.discard = [0] * len(state.pile)
         state.discard_n = 0
+        if EVENTS.on:
+            EVENTS.emit("empty-deck", "reshuffle", cards=state.pile_n)
     if state.purpose == INVESTIGATE:
         if state.draws_left > 0 and state.pile_n:
             state.phase = DRAW
         else:
+            if state.draws_left > 0 and EVENTS.on:
+                EVENTS.emit(
+                    "empty-deck",
+                    "no_more_cards",
+                    player=state.g.names[state.cur],
+                    short=state.draws_left,
+                )
             end_turn(state)
     elif state.pile_n:
         state.phase = DRAW
@@ -71,6 +90,15 @@ def drawn(state: SusumukaState, cid: str) -> None:
         state.lp_home[owner] = True
         state.last_pickup = (p, owner, got)
         state._restat(p)
+        if EVENTS.on:
+            EVENTS.emit(
+                "lost-property-draw",
+                "pickup",
+                player=g.names[p],
+                owner=g.names[owner],
+                items=list(got),
+                again=g.draw_again,
+            )
         if not g.draw_again:
             if state.purpose == INVESTIGATE:
                 state.draws_left -= 1
@@ -81,10 +109,16 @@ def drawn(state: SusumukaState, cid: str) -> None:
         next_draw(state)
         return
     if state.purpose == INVESTIGATE:
+        if EVENTS.on:
+            EVENTS.emit("investigate", "draw_hand", player=g.names[p], card=cid)
         insort(state.hand[p], cid)
         state.draws_left -= 1
         next_draw(state)
     else:
+        if EVENTS.on:
+            EVENTS.emit(
+                "advance", "reveal", player=g.names[p], card=cid, difficulty=card.difficulty
+            )
         state.top = cid
         to_choose(state)
 
@@ -93,6 +127,8 @@ def to_choose(state: SusumukaState) -> None:
     p = state.cur
     if state.top is None and not state.hand[p]:
         # Nothing to fight: the advance ends.
+        if EVENTS.on:
+            EVENTS.emit("empty-deck", "nothing_to_fight", player=state.g.names[p])
         after_advance(state, p)
         return
     state.phase = CHOOSE

@@ -1,7 +1,7 @@
 """The phases of Susumuka & Modoruka: where a state stands in a turn, and so who acts now
 and what they decide (`SusumukaState.phase`, named in `PHASE_NAMES` for queries and views).
 
-A turn goes (rule 2): the player's decisions before and for their action (MAIN), the dungeon
+A turn goes (clause turn-order): the player's decisions before and for their action (MAIN), the dungeon
 cards drawn (DRAW), the choice to fight or flee (CHOOSE), the combat dice (ROLL) and what is
 done with them (AFTER), the Return declaration (RETURN); an escape picks an item deck (PICK)
 and draws its items (ITEM).  FIRST is the chance step before the first turn, OVER the end.

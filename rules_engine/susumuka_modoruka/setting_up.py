@@ -1,7 +1,7 @@
-"""Setting up (rule 1): a new game starts from `SusumukaState(engine)` (every pawn outside
-the dungeon at full HP, the dungeon cards shuffled into the deck, the lost-property cards
-with their owners, the item decks sorted; chance then picks the first player).  A worked
-example starts from any position instead: `setup_state` builds it from the example's
+"""Setting up (clause setup): a new game starts from `SusumukaState(engine)` (every pawn
+outside the dungeon at full HP, the dungeon cards shuffled into the deck, the lost-property
+cards with their owners, the item decks sorted; chance then picks the first player). A
+worked example starts from any position instead: `setup_state` builds it from the example's
 `setup:` mapping, taking every card it names from where the setup finds it.
 """
 

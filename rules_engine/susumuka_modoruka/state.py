@@ -15,7 +15,15 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
-from rules_engine.core import CHANCE, IllegalActionError, Mapped, Product, Step, TurnStateBase
+from rules_engine.core import (
+    CHANCE,
+    EVENTS,
+    IllegalActionError,
+    Mapped,
+    Product,
+    Step,
+    TurnStateBase,
+)
 from rules_engine.susumuka_modoruka.actions import Act, Action, Draw, First, Roll
 from rules_engine.susumuka_modoruka.checks import check
 from rules_engine.susumuka_modoruka.combat import (
@@ -83,8 +91,8 @@ _NO_STATS: Final = Stats(0, 0, 0, frozenset(), 0, 0, False, 0, (), 0, 0)
 class SusumukaState(TurnStateBase[Action, "SusumukaModoruka"]):
     """A position of Susumuka & Modoruka (mutable; see `rules_engine.core.State`)."""
 
-    OVER_RULE = "2"
-    JOINT_RULE = "1"
+    OVER_RULE = "game-end"
+    JOINT_RULE = "turn-order"
     ONE_AT_A_TIME = "one player acts at a time: give one action"
 
     __slots__ = (
@@ -371,7 +379,7 @@ class SusumukaState(TurnStateBase[Action, "SusumukaModoruka"]):
                 return First(int(rng.random() * self.n))
         acts = self.legal_actions(player)
         if not acts:
-            raise IllegalActionError("1", f"{g.player_name(player)} has nothing to do now")
+            raise IllegalActionError("turn-order", f"{g.player_name(player)} has nothing to do now")
         return acts[int(rng.random() * len(acts))]
 
     def _record(self, action: Action) -> None:
@@ -507,6 +515,8 @@ class SusumukaState(TurnStateBase[Action, "SusumukaModoruka"]):
                 elif verb == "advance":
                     advance(self)
                 else:  # pass
+                    if EVENTS.on:
+                        EVENTS.emit("empty-deck", "pass", player=self.g.names[p])
                     end_turn(self)
             elif phase == CHOOSE:
                 choose(self, p, verb, args)
@@ -524,8 +534,12 @@ class SusumukaState(TurnStateBase[Action, "SusumukaModoruka"]):
             elif phase == RETURN:
                 if verb == "return":
                     self.flag[p] = self.depth[p]
+                if EVENTS.on:
+                    EVENTS.emit("return", verb, player=self.g.names[p], depth=self.depth[p])
                 end_turn(self)
             elif phase == PICK:
+                if EVENTS.on:
+                    EVENTS.emit("escape-items", "take", player=self.g.names[p], deck=args[0])
                 start_item_draws(self, self.g.item_decks.index(args[0]))
         elif isinstance(action, Draw):
             if phase == DRAW:
@@ -534,11 +548,33 @@ class SusumukaState(TurnStateBase[Action, "SusumukaModoruka"]):
                 item_drawn(self, action.card)
         elif isinstance(action, Roll):
             self.c_dice = action.dice
+            if EVENTS.on:
+                EVENTS.emit(
+                    "combat-roll",
+                    "roll",
+                    player=self.g.names[self.cur],
+                    dice=list(action.dice),
+                    bonus=self.c_bonus,
+                    power=sum(action.dice) + self.c_bonus,
+                    card_power=self.c_power,
+                )
             after_roll(self, self.cur)
         else:
             self.first = action.player
             self.cur = action.player
             self.round = 1
+            if EVENTS.on:
+                g = self.g
+                EVENTS.emit(
+                    "setup",
+                    "setup",
+                    players=list(g.names),
+                    hp=g.start_hp,
+                    dice=g.base_dice,
+                    faces=g.faces,
+                    cards=self.pile_n,
+                )
+                EVENTS.emit("first-player", "first", player=g.names[action.player])
             begin_turn(self)
 
     # --- checking -------------------------------------------------------------------------------

@@ -1,14 +1,16 @@
-"""Turns and your turn (rules 1 and 2): a turn of the game is a round in which every player
-takes one turn in seat order from the first player.  Your turn: the start of the turn
-(regaining HP), the preparation (skills outside the dungeon, healing and climbing items) and
-the action (investigate or advance, or pass when no dungeon card is left), then, inside the
-dungeon after an advance, the chance to declare Return; then the next player's turn.
+"""Turns and your turn (clauses turn-order, outside, inside): a turn of the game is a round
+in which every player takes one turn in seat order from the first player. Your turn: the
+start of the turn (regaining HP), the preparation (skills outside the dungeon, healing and
+climbing items) and the action (investigate or advance, or pass when no dungeon card is
+left), then, inside the dungeon after an advance, the chance to declare Return; then the
+next player's turn.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rules_engine.core import EVENTS
 from rules_engine.susumuka_modoruka.actions import Action
 from rules_engine.susumuka_modoruka.endings import finish
 from rules_engine.susumuka_modoruka.phases import MAIN, RETURN
@@ -21,7 +23,20 @@ def begin_turn(state: SusumukaState) -> None:
     p = state.cur
     regen = state.stats[p].regen
     if regen:
-        state.hp[p] = min(state.hp[p] + regen, state.max_hp(p))
+        before = state.hp[p]
+        state.hp[p] = min(before + regen, state.max_hp(p))
+        if EVENTS.on:
+            g = state.g
+            skill = any(
+                k and s.effect == "regen" for s, k in zip(g.skills[p], state.skills[p], strict=True)
+            )
+            EVENTS.emit(
+                "skill-effects" if skill else "item-use",
+                "regen",
+                player=g.names[p],
+                healed=state.hp[p] - before,
+                hp=state.hp[p],
+            )
     state.purpose = 0
     state.top = None
     state.phase = MAIN
@@ -87,6 +102,8 @@ def end_turn(state: SusumukaState) -> None:
                 finish(state)
                 return
             state.round += 1
+            if EVENTS.on:
+                EVENTS.emit("turn-order", "round", ended=state.round - 1, round=state.round)
         if not out[p]:
             break
     state.cur = p

@@ -842,7 +842,7 @@ def test_every_example_replays(game: Game) -> None:
     assert [r.line() for r in results if not r.ok] == []
     for result in results:
         assert all(step.say.ja and step.say.en for step in result.steps)
-        assert all(step.diagram for step in result.steps if step.notation)
+        assert all(step.diagram for step in result.steps if step.notation != "exhaust chance")
     titles = " ".join(r.title.en for r in results if r.title)
     for needed in ("Bad Intel on a 5", "Tactical Engagement tie", "Situation Room: several cards"):
         assert needed in titles

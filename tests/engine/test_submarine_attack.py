@@ -237,7 +237,7 @@ def test_evasion_b_against_torpedo_s_leaves_no_die(game: Game) -> None:
 def test_evasion_a_against_torpedo_b_leaves_one_die(game: Game) -> None:
     _, state = placed(game, CARDS, lead("EA", OTHER))
     assert state.dice == 1
-    with pytest.raises(IllegalActionError, match=r"^rule 2-3-1: torpedo B against evasion A"):
+    with pytest.raises(IllegalActionError, match=r"^rule 2-3-1\(2\): torpedo B against evasion A"):
         state.apply(Roll((1, 1)))
 
 
@@ -394,7 +394,7 @@ def test_a_target_outside_the_choices_is_refused(game: Game) -> None:
     with pytest.raises(IllegalActionError) as info:
         state.apply(Target(RED, 2))
     assert str(info.value) == (
-        "rule 2-3-1: a triple of 5s sinks column 4, 5 or 6 (the attacker's choice), not 2"
+        "rule 2-3-1(1)-triple: a triple of 5s sinks column 4, 5 or 6 (the attacker's choice), not 2"
     )
     with pytest.raises(IllegalActionError, match="the attacker"):
         state.apply(Target(BLUE, 4))

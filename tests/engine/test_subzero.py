@@ -222,7 +222,7 @@ MOVES = {"red": ["move-3", "roll", "roll"], "blue": ["move-2", "roll", "roll"]}
 
 def test_a_move_takes_exactly_its_steps_up_down_left_or_right(sz: Game) -> None:
     engine, state = start(sz, {"red": "C3", "blue": "G7"}, MOVES)
-    with pytest.raises(IllegalActionError, match="rule 4: a MOVE goes up, down, left or right"):
+    with pytest.raises(IllegalActionError, match="rule move: a MOVE goes up, down, left or right"):
         state.apply(Reveal(0, "move-3", 1, -1, None, False, False))
     do(engine, state, "red move-3 E", "blue move-2 S")
     assert q(engine, state, "positions") == {"red": "F3", "blue": "G5"}
@@ -325,7 +325,7 @@ def test_no_snowball_no_effect_and_one_ball_per_snowball(sz: Game) -> None:
     progs = {"red": ["shoot", "shoot", "shoot"], "blue": ["roll", "roll", "roll"]}
     engine, state = start(sz, {"red": "A1", "blue": "A5"}, progs, snowballs={"red": 1})
     assert len(state.legal_actions(0)) == 8
-    with pytest.raises(IllegalActionError, match="rule 5: red holds 1 snowball"):
+    with pytest.raises(IllegalActionError, match="rule shoot-two: red holds 1 snowball"):
         do(engine, state, "red shoot N N")
     do(engine, state, "red shoot N", "blue roll")
     assert q(engine, state, "damage") == {"red": 0, "blue": 1}
@@ -537,7 +537,7 @@ def test_drawing_from_an_empty_pile_needs_a_reshuffle_first(sz: Game) -> None:
     )
     assert state.current_players() == (CHANCE,)
     assert [engine.format_action(a) for a in state.legal_actions(CHANCE)] == ["draw red shoot"]
-    with pytest.raises(IllegalActionError, match="rule 9: the draw pile still holds 1"):
+    with pytest.raises(IllegalActionError, match="rule reshuffle: the draw pile still holds 1"):
         do(engine, state, "reshuffle")
     do(engine, state, "draw red shoot")
     with pytest.raises(IllegalActionError, match="reshuffle the discards first"):
