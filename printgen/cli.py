@@ -656,11 +656,16 @@ def examples_log(project: Project, game: str, examples: tuple[str, ...]) -> None
     event log: every rule the engine applied, in words."""
 
     def action() -> None:
+        from printgen.engines import engine_entry
         from printgen.examples import check_file, example_files
         from printgen.narration import log_line
 
         _lib, (loaded,) = load_all(project, project.select((game,)))
+        if engine_entry(loaded) is None:
+            raise PrintgenError(f"no rules engine plays {game}: its examples cannot be replayed")
         files = example_files(loaded)
+        if not files:
+            click.echo(f"--   {game}: no worked examples")
         chosen = [_example_path(loaded, files, name) for name in examples] or files
         for path in chosen:
             result = check_file(loaded, path)

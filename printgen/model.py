@@ -190,7 +190,17 @@ class OptionSpec(Strict):
         return self
 
 
-RULE_ID = r"^[A-Za-z0-9][A-Za-z0-9().-]{0,31}$"
+RULE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9().-]{0,31}")
+
+
+def _rule_id(value: str) -> str:
+    if not RULE_ID.fullmatch(value):
+        raise ValueError(
+            "must be the rulebook's numbering (2-3-1, 2-(2)-(c)) or a word (deadline): a "
+            "letter or digit, then up to 31 letters, digits, '-', '.', '(' or ')', "
+            f"got {value!r}"
+        )
+    return value
 
 
 class Clause(Strict):
@@ -198,7 +208,11 @@ class Clause(Strict):
     section that states it.  The engine tags every transition with the ids of the clauses
     it applied; `printgen check --coverage` lists the worked examples that show each."""
 
-    id: Annotated[str, Field(pattern=RULE_ID)]
+    id: Annotated[
+        str,
+        AfterValidator(_rule_id),
+        Field(json_schema_extra={"pattern": f"^{RULE_ID.pattern}$"}),
+    ]
     """The clause's stable id, the rulebook's own numbering (`2-3-1`, `2-(2)-(c)`, `deadline`)."""
     title: Text
     """What the clause says, in a few words and both languages (the event log's line: `rule
@@ -393,10 +407,6 @@ class GameInfo(Strict):
         twice = sorted({n for n in names if names.count(n) > 1})
         if twice:
             raise ValueError(f"option '{twice[0]}' is given more than once")
-        clause_ids = [c.id for c in self.clauses]
-        twice = sorted({n for n in clause_ids if clause_ids.count(n) > 1})
-        if twice:
-            raise ValueError(f"clause '{twice[0]}' is listed more than once")
         return self
 
 
@@ -697,13 +707,23 @@ def component_files(folder: Path) -> Iterator[Path]:
 
 
 def _narration_errors(info: GameInfo, doc: Document) -> list[PrintgenError]:
-    """A phrase template (or a clause title) that is not valid Jinja: reported when the game
-    loads, not when a draft is first told."""
+    """A rule id listed twice, and a phrase template (or a clause title) that is not valid
+    Jinja: reported when the game loads, not when a draft is first told."""
     import jinja2
 
     from printgen.templating import compile_template
 
     found = []
+    seen: set[str] = set()
+    for k, clause in enumerate(info.clauses):
+        if clause.id in seen:
+            found.append(
+                PrintgenError(
+                    f"rule {clause.id} is listed twice under clauses: give each rule one id",
+                    doc.where(("clauses", k, "id")),
+                )
+            )
+        seen.add(clause.id)
     places = [
         (("narration", "events", what, lang), getattr(text, lang))
         for what, text in info.narration.events.items()

@@ -113,7 +113,13 @@ def suggest(
     example `source` (file name, stem or number) or from every example and the game's
     start. Returns the drafts and the rules no play was found for."""
     from printgen.coverage import coverage
+    from rules_engine.registry import engine_for
 
+    if engine_for(game.id) is None:
+        raise PrintgenError(
+            f"no rules engine plays {game.id}: only a game with an engine can play, search and "
+            "check examples"
+        )
     if not game.info.clauses:
         raise PrintgenError(
             f"{game.id} declares no rule clauses: list them under clauses: (id, title, "

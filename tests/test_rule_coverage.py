@@ -141,3 +141,21 @@ def test_a_broken_phrase_is_an_error_at_its_line_when_the_game_loads(tmp_path: P
     assert done.returncode == 1
     assert f"error: components/subzero/game.yaml:{at + 1}:" in done.stderr
     assert "template syntax error" in done.stderr
+
+
+def test_bad_rule_ids_are_errors_at_their_line(tmp_path: Path) -> None:
+    root = _copy(tmp_path, "submarine-attack")
+    game_yaml = root / "components" / "submarine-attack" / "game.yaml"
+    text = game_yaml.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    first = lines.index('  - id: "2-1"') + 1
+    second = lines.index('  - id: "2-2"') + 1
+    game_yaml.write_text(text.replace('  - id: "2-1"', '  - id: "2 1"'), encoding="utf-8")
+    done = run_printgen(root, "check", "submarine-attack")
+    assert done.returncode == 1
+    assert f"game.yaml:{first}:9: id must be the rulebook's numbering" in done.stderr
+    game_yaml.write_text(text.replace('  - id: "2-1"', '  - id: "2-2"'), encoding="utf-8")
+    done = run_printgen(root, "check", "submarine-attack")
+    assert done.returncode == 1
+    assert f"game.yaml:{second}:9: rule 2-2 is listed twice under clauses" in done.stderr
+    assert "Traceback" not in done.stderr
