@@ -42,19 +42,11 @@ from rules_engine.submarine_attack import (
     Target,
 )
 
+from .test_submarine_attack_random import OPTION_SETS, VERSIONS
+
 EXAMPLES = Path(__file__).resolve().parents[2] / "components" / "submarine-attack" / "examples"
 RED_SHIPS = [5, 1, 2, 1, 2, 1]
 BLUE_SHIPS = [4, 1, 1, 2, 5, 3]
-VERSIONS = ("1.0", "1.0.1", "1.1")
-OPTION_SETS: tuple[dict[str, Any], ...] = (
-    {},
-    {"five_or_more": "miss"},
-    {"triple_and_pair": "choose_one"},
-    {"tie_first_player": "alternate", "tie_winner": "play_on"},
-    {"tie_first_player": "same"},
-    {"players": 3},
-    {"players": 4, "multiplayer_round_end": "only_sinker_scores"},
-)
 
 
 def declared(game: Game) -> set[str]:

@@ -28,21 +28,10 @@ from rules_engine.susumuka_modoruka import (
 )
 
 from .conftest import ROOT
+from .test_susumuka_modoruka_random import OPTION_SETS
 
 FOLDER = ROOT / "components" / "susumuka-modoruka"
 GAMES_PER_SET = 60
-OPTION_SETS: tuple[dict[str, Any], ...] = (
-    {},
-    {"players": 2, "winner": "current_depth", "tie_break": "hp", "death": "out"},
-    {
-        "players": 3,
-        "winner": "max_depth",
-        "tie_break": "shared",
-        "escape_heal": "none",
-        "item_deck": "choose",
-    },
-    {"used_items": "removed", "lost_property_draw_again": False, "flee_timing": "after_roll"},
-)
 
 
 @pytest.fixture(scope="module")
