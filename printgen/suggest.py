@@ -53,7 +53,6 @@ class Draft:
     text: str
     source: str  # "example 03-..." or "the game's start"
     steps: int
-    shows: tuple[str, ...]
     unphrased: tuple[str, ...]  # kinds of event the game has no phrase for
 
 
@@ -198,7 +197,6 @@ def _draft(game: Game, found: Found, source: Example | None, taken: set[str]) ->
     if source is not None:
         for written in source.spec.steps[: start.prefix]:
             steps.append(written.model_dump(exclude_none=True))
-    shown: list[str] = []
     all_events: list[Event] = []
 
     for step, events in zip(found.steps, found.events, strict=True):
@@ -210,7 +208,6 @@ def _draft(game: Game, found: Found, source: Example | None, taken: set[str]) ->
         steps.append(entry)
         before = after
         all_events.extend(events)
-        shown.extend(e.rule for e in events)
     data: dict[str, Any] = {
         "title": {lang: clause_title(game, clause, lang) for lang in ("ja", "en")}
     }
@@ -249,7 +246,6 @@ def _draft(game: Game, found: Found, source: Example | None, taken: set[str]) ->
         text,
         origin,
         len(steps),
-        tuple(dict.fromkeys(shown)),
         tuple(missing_phrases(game, all_events)),
     )
 
