@@ -163,7 +163,8 @@ def test_a_new_hunt_is_set_up_and_dealt(game: Game) -> None:
     assert "reload" not in refill_rules
 
 
-def test_a_situation_room_turn_ended_by_a_jam(game: Game) -> None:
+def _situation_room(game: Game, turn: str) -> tuple[Any, Any]:
+    """A three-player Situation Room hunt whose turn is `turn`'s."""
     engine = engine_for(game, game_type="situation-room", players=3)
     state = engine.setup_state(
         {
@@ -174,9 +175,14 @@ def test_a_situation_room_turn_ended_by_a_jam(game: Game) -> None:
                 "bravo": ["b1", "r2", "y5", "p5", "g7", "g8", "b9", "r6", "y2"],
                 "charlie": ["gJ", "p2", "y6", "r5", "g6", "b6", "p7", "p8", "y9"],
             },
-            "turn": "bravo",
+            "turn": turn,
         }
     )
+    return engine, state
+
+
+def test_a_situation_room_turn_ended_by_a_jam(game: Game) -> None:
+    engine, state = _situation_room(game, "bravo")
     events = play(engine, state, "alpha pass ; bravo plays y5 ; charlie plays gJ at bravo")
     assert [(e.rule, e.what) for e in events] == [
         ("sr-specials", "turn-ended"),
@@ -189,19 +195,7 @@ def test_a_situation_room_turn_ended_by_a_jam(game: Game) -> None:
 
 
 def test_refusals_name_declared_clauses(game: Game) -> None:
-    engine = engine_for(game, game_type="situation-room", players=3)
-    state = engine.setup_state(
-        {
-            "terrorists": ["cobalt"],
-            "pile": ["r1", "b2", "g3", "y4"],
-            "hands": {
-                "alpha": ["r4", "b5", "g4", "y3", "p6", "r9", "g1", "b7", "y8"],
-                "bravo": ["b1", "r2", "y5", "p5", "g7", "g8", "b9", "r6", "y2"],
-                "charlie": ["gJ", "p2", "y6", "r5", "g6", "b6", "p7", "p8", "y9"],
-            },
-            "turn": "charlie",
-        }
-    )
+    engine, state = _situation_room(game, "charlie")
     try:
         play(engine, state, "alpha pass ; bravo pass ; charlie plays r5 y9")
     except IllegalActionError as exc:
