@@ -32,6 +32,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/build.py
 	$(BIN)/python bench/loop.py
 	for script in bench/engine*.py; do $(BIN)/python $$script || exit 1; done
+	$(BIN)/python bench/balance.py
 
 clean:
 	rm -rf out

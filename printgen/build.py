@@ -976,9 +976,18 @@ def work_units(r: Rendered, opts: BuildOptions) -> int:
     return len(opts.papers) + 1 + pngs + (1 if r.rulebook else 0)
 
 
+KEPT_ACROSS_BUILDS = ("balance",)
+"""Folders of OUT/<game>/ that other commands write (`printgen balance`'s report): a build
+carries them over."""
+
+
 def swap_in(staging: Path, final: Path) -> None:
-    """Replace `final` with `staging` in two renames; the old folder is removed after."""
+    """Replace `final` with `staging` in two renames; the old folder is removed after (the
+    folders of `KEPT_ACROSS_BUILDS` move over first)."""
     old = final.with_name(f".{final.name}.old-{os.getpid()}")
+    for name in KEPT_ACROSS_BUILDS:
+        if (final / name).is_dir() and not (staging / name).exists():
+            (final / name).rename(staging / name)
     if final.exists():
         final.rename(old)
     staging.rename(final)

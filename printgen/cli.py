@@ -62,6 +62,19 @@ VERSION_OPTION = click.option(
 )
 
 
+def progress_bar() -> Progress:
+    """A progress bar on stderr, shown on a terminal only, gone when done."""
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    )
+
+
 def run(action: Callable[[], Any]) -> None:
     """Run a command: bad input is one message per problem and exit status 1."""
     try:
@@ -219,15 +232,7 @@ def build_cmd(
         for name in opts.vendors:  # an unknown vendor before the slow part
             load_vendor(project.layouts, name)
         names = project.select(games)
-        with Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=err,
-            transient=True,
-            disable=not err.is_terminal,
-        ) as bar:
+        with progress_bar() as bar:
             task = bar.add_task("loading and rendering", total=None)
 
             def started(rendered: list[Rendered]) -> None:
@@ -414,11 +419,23 @@ def list_cmd(project: Project) -> None:
 @click.option(
     "--strict", is_flag=True, help="With --coverage: a rule no example shows is an error."
 )
+@click.option(
+    "--claims/--no-claims",
+    default=True,
+    show_default=True,
+    help="Also check the designer's claims (claims: in game.yaml) by simulation or exact count.",
+)
 @click.pass_obj
 def check(
-    project: Project, games: tuple[str, ...], version: str | None, coverage: bool, strict: bool
+    project: Project,
+    games: tuple[str, ...],
+    version: str | None,
+    coverage: bool,
+    strict: bool,
+    claims: bool,
 ) -> None:
-    """Replay every worked example of GAMES under the rules engine (default: every game)."""
+    """Replay every worked example of GAMES under the rules engine (default: every game) and
+    check each game's claims."""
 
     def action() -> None:
         from printgen import coverage as cov
@@ -427,6 +444,8 @@ def check(
 
         _lib, loaded = load_all(project, project.select(games), version)
         failed = passed = 0
+        claims_failed = claims_held = claims_refuted = 0
+        claim_problems: list[PrintgenError] = []
         per_game = []
         tables: list[cov.Coverage] = []
         for game in loaded:
@@ -448,11 +467,22 @@ def check(
                 per_game.append(f"{game.id} {sum(r.ok for r in results)}/{len(results)}")
             if coverage:
                 tables.append(cov.coverage(game, results))
+            if claims and game.info.claims:
+                from printgen.balance.claims import check_claims
+
+                try:
+                    for claim in check_claims(game):
+                        click.echo(claim.line())
+                        claims_failed += not claim.ok
+                        claims_held += claim.ok and claim.holds
+                        claims_refuted += claim.ok and not claim.holds
+                except PrintgenError as exc:
+                    claim_problems.append(exc)
         for table in tables:
             click.echo("")
             for line in table.lines():
                 click.echo(line)
-        problems = [e for t in tables for e in cov.drift_errors(t)]
+        problems = [e for t in tables for e in cov.drift_errors(t)] + claim_problems
         if strict:
             problems += [e for t in tables for e in cov.uncovered_errors(t)]
         if failed:
@@ -464,9 +494,19 @@ def check(
             )
         elif passed:
             click.echo(f"all {passed} worked examples hold under the rules ({', '.join(per_game)})")
+        refuted = f", {claims_refuted} refuted as noted under refuted:" if claims_refuted else ""
+        if claims_failed:
+            err.print(
+                f"[red]{claims_failed} of {claims_failed + claims_held + claims_refuted} "
+                f"claim(s) failed[/red] ({claims_held} hold{refuted})",
+                markup=True,
+                soft_wrap=True,
+            )
+        elif claims_held or claims_refuted:
+            click.echo(f"{claims_held} claim(s) hold{refuted}")
         if problems:
             raise ErrorList(problems)
-        if failed:
+        if failed or claims_failed:
             sys.exit(1)
         if tables:
             shown = sum(len(t.clauses) - len(t.uncovered) for t in tables)
@@ -757,6 +797,126 @@ def _example_path(game: Any, files: list[Path], name: str) -> Path:
         known = ", ".join(p.stem for p in files)
         raise PrintgenError(f"{game.id} has no example '{name}' (examples: {known})")
     return found[0]
+
+
+@cli.command()
+@click.argument("game")
+@click.option("--games", default=1000, show_default=True, help="Games per setting.")
+@click.option(
+    "--version",
+    "versions",
+    multiple=True,
+    metavar="ID",
+    help="A rule version (repeatable: compared with the first). Default: the current one.",
+)
+@click.option(
+    "--option",
+    "options",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A rule option (repeatable; one given with several values is compared).",
+)
+@click.option(
+    "--players",
+    multiple=True,
+    type=click.IntRange(1, 100),
+    help="Number of players (repeatable: compared).",
+)
+@click.option(
+    "--bots",
+    default="heuristic",
+    show_default=True,
+    metavar="BOT[,BOT...]",
+    help="One bot for every seat, or one per seat (seats rotate): random, heuristic, mcts, "
+    "mcts:N (N playouts per decision).",
+)
+@click.option("--seed", default=1, show_default=True, help="The same seed plays the same games.")
+@click.option(
+    "--search",
+    default="mcts",
+    show_default=True,
+    metavar="BOT",
+    help="The search player whose strength against random players is measured.",
+)
+@click.option(
+    "--strength-games",
+    default=40,
+    show_default=True,
+    type=click.IntRange(0, 100_000),
+    help="Games of the search player against random players (0: skip).",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 512),
+    help="Worker processes (default: every core).",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="Run the games on a Dask distributed cluster (tcp://host:8786) instead.",
+)
+@click.option("--no-claims", is_flag=True, help="Skip the game's claims.")
+@OUT_OPTION
+@click.pass_obj
+def balance(
+    project: Project,
+    game: str,
+    games: int,
+    versions: tuple[str, ...],
+    options: tuple[str, ...],
+    players: tuple[int, ...],
+    bots: str,
+    seed: int,
+    search: str,
+    strength_games: int,
+    workers: int | None,
+    scheduler: str | None,
+    no_claims: bool,
+    out_dir: Path,
+) -> None:
+    """Play GAME thousands of times with players that try to win: seat advantage, length,
+    scores and each card's impact, with 95% intervals; several --version/--option/--players
+    are compared. Writes OUT/<game>/balance/report.html and report.pdf."""
+
+    def action() -> None:
+        from printgen.balance.lab import Request, run_balance
+        from printgen.balance.report import write_report
+        from printgen.balance.show import show
+
+        pairs = []
+        for text in options:
+            name, eq, value = text.partition("=")
+            if not eq or not name or not value:
+                raise PrintgenError(f"--option {text}: write NAME=VALUE (five_or_more=miss)")
+            pairs.append((name.strip(), value.strip()))
+        request = Request(
+            versions=versions,
+            options=tuple(pairs),
+            players=players,
+            bots=tuple(b.strip() for b in bots.split(",") if b.strip()),
+            games=games,
+            seed=seed,
+            search=search,
+            strength_games=strength_games,
+            claims=not no_claims,
+        )
+        _lib, (loaded,) = load_all(project, project.select((game,)))
+        command = request.command(loaded.id)
+        with progress_bar() as bar:
+
+            def progress(what: str, total: int) -> Callable[[int], None]:
+                task = bar.add_task(what, total=total)
+                return lambda n: bar.advance(task, n)
+
+            report = run_balance(loaded, request, command, workers, scheduler, progress)
+        out = Console(highlight=False)
+        show(report, out if out.is_terminal else Console(highlight=False, width=120))
+        html, pdf = write_report(report, out_dir / loaded.id / "balance")
+        click.echo(f"wrote {display_path(html)} and {display_path(pdf)}")
+        if any(not c.ok for c in report.claims):
+            sys.exit(1)
+
+    run(action)
 
 
 @cli.command(name="rulebook-sync")

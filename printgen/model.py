@@ -9,13 +9,24 @@ into the YAML (see `printgen.source`).
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    WithJsonSchema,
+    field_validator,
+    model_validator,
+)
 
 from printgen.errors import ErrorList, Location, PrintgenError
 from printgen.source import Document, load_yaml, validate
@@ -221,6 +232,134 @@ class Clause(Strict):
     """The rulebook section that states it (a file id under rulebook/, `torpedoes`)."""
 
 
+MAX_CLAIM_GAMES = 100_000
+
+
+def _bound(value: object) -> float | None:
+    """A claim's bound: a number, an exact fraction written as text (`"13/18"`) or null."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise ValueError('a bound is a number, a fraction such as "1/2", or null for none')
+    if isinstance(value, int | float):
+        if not math.isfinite(value):
+            raise ValueError("a bound must be a finite number (null for no bound)")
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(Fraction(value.replace(" ", "")))
+        except (ValueError, ZeroDivisionError):
+            pass
+    raise ValueError(
+        f'{value!r} is not a bound: give a number, a fraction such as "1/2", or null for none'
+    )
+
+
+Bound = Annotated[
+    float | None,
+    BeforeValidator(_bound),
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": "number"},
+                {"type": "string", "pattern": r"^\s*\d+\s*/\s*\d+\s*$"},
+                {"type": "null"},
+            ]
+        }
+    ),
+]
+
+
+def _bounds(value: tuple[float | None, float | None]) -> tuple[float | None, float | None]:
+    low, high = value
+    if low is None and high is None:
+        raise ValueError("give at least one bound: [low, high], null for none")
+    if low is not None and high is not None and low > high:
+        raise ValueError(f"the low bound {low:g} is above the high one {high:g}")
+    return value
+
+
+Bounds = Annotated[tuple[Bound, Bound], AfterValidator(_bounds)]
+
+
+class ClaimRun(Strict):
+    """The setting a claim compares with (`baseline:`): a rule version, options, players."""
+
+    version: str | None = None
+    """The rule version (default: the claim's own)."""
+    options: dict[str, OptionValue] = Field(default_factory=dict)
+    """Rule options by name (default: the claim's own)."""
+    players: Annotated[int, Field(ge=1, le=100)] | None = None
+    """The number of players (default: the claim's own)."""
+
+
+class Claim(Strict):
+    """Something the designer says about the game, as a check: `printgen check` plays the
+    games (or counts the odds) and fails when a figure falls outside its bounds."""
+
+    id: Identifier
+    """The claim's id (`torpedo-c-weak`)."""
+    says: Text
+    """The claim in the designer's words, in both languages."""
+    source: Text | None = None
+    """Where the designer says it (a section of the rules, the tips), in both languages."""
+    version: str | None = None
+    """The rule version to play (default: the current one)."""
+    options: dict[str, OptionValue] = Field(default_factory=dict)
+    """Rule options by name (`{five_or_more: miss}`)."""
+    players: Annotated[int, Field(ge=1, le=100)] | None = None
+    """The number of players (default: the game's default)."""
+    bots: list[str] = Field(default_factory=lambda: ["heuristic"], min_length=1, max_length=16)
+    """The players: one for every seat or one per seat (`random`, `heuristic`, `mcts`,
+    `mcts:N`); seats rotate from game to game when they differ."""
+    games: Annotated[int, Field(ge=1, le=MAX_CLAIM_GAMES)] = 1000
+    """How many games to play (at most 100,000)."""
+    seed: int = 1
+    """The games' seed: the same seed plays the same games."""
+    baseline: ClaimRun | None = None
+    """Another setting to compare with: a figure named `<query>.change` is this setting's
+    value minus the baseline's."""
+    exact: bool = False
+    """An exact claim: instead of playing games, count every outcome of the next chance step
+    after `setup` and `steps` by its odds; each `expect` key is a true/false query of the
+    engine, its value the probability that it holds."""
+    setup: dict[str, Any] | None = None
+    """An exact claim's position, as a worked example's `setup:` (default: the start)."""
+    steps: list[str] = Field(default_factory=list, max_length=1000)
+    """An exact claim's actions in the game's notation, played before the chance step."""
+    refuted: Text | None = None
+    """What the simulation found instead, when it refutes the claim: the claim is then kept
+    as a finding (reported, not failed) until it holds again, which `printgen check` says."""
+    expect: dict[str, Bounds] = Field(min_length=1)
+    """Each figure and its bounds, `[low, high]` (null: no bound): `first_player_win: [0.45,
+    0.55]`, `rounds.change: [null, 0]`, for an exact claim `sinks_any: ["1/3", 1]`."""
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Claim:
+        if self.exact:
+            played = {"bots", "games", "seed", "baseline", "players"} & self.model_fields_set
+            if played:
+                raise ValueError(
+                    f"an exact claim counts odds and plays no games: remove "
+                    f"{', '.join(sorted(played))}"
+                )
+            changes = [n for n in self.expect if n.endswith(".change")]
+            if changes:
+                raise ValueError(f"{changes[0]}: an exact claim has no baseline to compare with")
+        else:
+            given = {"setup", "steps"} & self.model_fields_set
+            if given:
+                raise ValueError(
+                    f"{', '.join(sorted(given))} belong to an exact claim (exact: true); a "
+                    "simulated claim plays whole games"
+                )
+            if self.baseline is None:
+                changes = [n for n in self.expect if n.endswith(".change")]
+                if changes:
+                    raise ValueError(f"{changes[0]}: compare with what? give a baseline:")
+        return self
+
+
 class Narration(Strict):
     """Phrase templates the engine's event log is told with (`printgen examples suggest`
     writes a draft example's `say:` from them)."""
@@ -370,6 +509,10 @@ class GameInfo(Strict):
     the rules engine names these ids in its event log and its refusals."""
     narration: Narration = Narration()
     """How the engine's events are told in words (players' names and a phrase per event)."""
+    claims: list[Claim] = Field(default_factory=list, max_length=200)
+    """What the designer says about the game (fairness, length, a weak card), each with the
+    bounds a simulation or an exact count must meet; `printgen check` checks them and
+    `printgen balance` reports them."""
 
     @model_validator(mode="after")
     def _version_known(self) -> GameInfo:

@@ -923,6 +923,30 @@ def _index() -> str:
         "of card layouts), the [rulebook](book.md) and its [sections](sections.md) (with "
         "the template names of rulebook texts).",
         "",
+        "## Balance and claims",
+        "",
+        "`printgen balance GAME` plays the game thousands of times with players that try to "
+        "win (`--bots`: `random`; `heuristic`, the game's rule-of-thumb player; `mcts` or "
+        "`mcts:N`, an information-set tree search with N playouts per decision that sees only "
+        "what its player may see) and reports, each with its 95% interval: each seat's and "
+        "the first player's win rate, draws, game length in actions, turns and rounds, "
+        "scores, the game's own measures, and for each card or action how often a player "
+        "plays it and how the win rate of players who do compares. Several `--version`, "
+        "`--option NAME=VALUE` or `--players` are compared figure by figure (higher, lower or "
+        "no clear change). It also measures the search player against random players, prints "
+        "the engine's exact odds and checks the claims; the report with plots goes to "
+        "`out/<game>/balance/report.html` and `report.pdf`. Games run on every core "
+        "(`--workers`) or on a Dask cluster (`--scheduler tcp://host:8786`): a seed plays the "
+        "same games either way.",
+        "",
+        "A designer's claims are data: `claims:` in [game.yaml](game.md#claim), each with "
+        "bounds on figures of a simulation (`first_player_win: [0.45, 0.55]`, with its "
+        "bots, games and seed; `rounds.change: [null, 0]` against a `baseline:` version) "
+        "or, with `exact: true`, on the exact chance of one roll from a position "
+        "(`sinks_any: [0, 1/2]`). `printgen check` checks them with the examples (`--no-"
+        "claims` skips them); one the simulation refutes stays as a finding under "
+        "`refuted:` until it holds.",
+        "",
         "## Editor completion",
         "",
         "With the YAML language server (VS Code's YAML extension and others), a first line "

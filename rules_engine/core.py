@@ -258,6 +258,12 @@ class State(Protocol[A]):
 
     def clone(self) -> Self: ...
 
+    def resample(self, player: int, rng: random.Random) -> Self:
+        """A state `player` cannot tell from this one (the same `view(player)`), everything
+        hidden from them drawn at random as they could guess it; it depends only on
+        `view(player)` and `rng` (see `rules_engine.bots`)."""
+        ...
+
     def initial(self) -> Self:
         """A fresh state with the same setup and an empty history."""
         ...
@@ -522,6 +528,10 @@ class StateBase(Generic[A, E]):
     def _check(self, player: int, action: A) -> None:
         """Raise `IllegalActionError` unless `player` may take `action` now."""
         raise NotImplementedError
+
+    def resample(self, player: int, rng: random.Random) -> Self:
+        """A state with the same `view(player)`, hidden parts drawn anew (see `State`)."""
+        raise NotImplementedError(f"{type(self).__name__} cannot resample hidden information")
 
     def _do(self, action: A) -> None:
         """Play an action already checked."""

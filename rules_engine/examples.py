@@ -446,6 +446,18 @@ def _exhaust(
     return found
 
 
+def chance_probabilities(
+    engine: Engine[Any], state: State[Any], queries: list[str], setup: Mapping[str, Any]
+) -> dict[str, Fraction]:
+    """The exact probability of each true/false query over every outcome of the chance step
+    now, by the outcomes' odds (as `probability` after `exhaust: chance`); a ValueError says
+    why it cannot be counted (no chance step now, a query the choices decide...)."""
+    found = _exhaust(engine, state, {"probability": dict.fromkeys(queries)}, setup)
+    if isinstance(found, str):
+        raise ValueError(found)
+    return {q: Fraction(str(v)) for q, v in found["probability"].items()}
+
+
 @dataclass
 class _Enumerated:
     outcomes: int

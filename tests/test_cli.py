@@ -162,7 +162,7 @@ def test_options_select_paper_language_and_modes(project_copy: Path) -> None:
 
 
 def test_check_replays_examples_and_fails_on_a_wrong_expectation(project_copy: Path) -> None:
-    ok = printgen(project_copy, "check", "submarine-attack")
+    ok = printgen(project_copy, "check", "submarine-attack", "--no-claims")
     assert ok.returncode == 0, ok.stdout + ok.stderr
     assert ok.stdout.count("\nok ") + ok.stdout.startswith("ok ") >= 5 and "FAIL" not in ok.stdout
     target = (
@@ -177,7 +177,7 @@ def test_check_replays_examples_and_fails_on_a_wrong_expectation(project_copy: P
         text.replace("round_points: {red: 6, blue: 0}", "round_points: {red: 7, blue: 0}"),
         encoding="utf-8",
     )
-    bad = printgen(project_copy, "check", "submarine-attack")
+    bad = printgen(project_copy, "check", "submarine-attack", "--no-claims")
     assert bad.returncode == 1
     assert "FAIL" in bad.stdout and "07-seed-round-won-by-sinkings.yaml" in bad.stdout
     assert "Traceback" not in bad.stderr

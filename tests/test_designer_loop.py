@@ -375,7 +375,8 @@ def test_check_ends_with_a_summary_and_list_counts_in_words(
 ) -> None:
     main(["--root", str(ROOT), "check", GAME])
     out = capsys.readouterr().out.splitlines()
-    assert out[-1] == f"all 19 worked examples hold under the rules ({GAME} 19/19)"
+    assert out[-2] == f"all 19 worked examples hold under the rules ({GAME} 19/19)"
+    assert out[-1] == "8 claim(s) hold, 2 refuted as noted under refuted:"
     main(["--root", str(ROOT), "list"])
     listed = capsys.readouterr().out
     assert "110 cards" in listed and "KILL SHOT / KILL SHOT" not in listed

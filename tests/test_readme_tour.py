@@ -57,7 +57,7 @@ TOUR_HEADING = "## A short tour"
 
 # What the test knows how to run: printgen's commands that end by themselves, and those
 # that run until Ctrl-C.
-FINISHING = {"list", "build", "check", "validate", "rulebook-sync", "examples"}
+FINISHING = {"list", "build", "check", "validate", "rulebook-sync", "examples", "balance"}
 LONG_RUNNING = {"watch", "preview"}
 PROGRAMS = {"printgen", ".venv/bin/printgen"}
 VERBS = {"replace", "json", "file", "same-as-first-build", "page", "ctrl-c"}

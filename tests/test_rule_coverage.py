@@ -25,7 +25,7 @@ def _copy(root: Path, *games: str) -> Path:
 
 
 def test_every_rule_of_every_game_is_shown_by_a_checked_example() -> None:
-    done = run_printgen(ROOT, "check", "--coverage", "--strict")
+    done = run_printgen(ROOT, "check", "--coverage", "--strict", "--no-claims")
     assert done.returncode == 0, done.stderr
     for game in GAMES:
         clauses = load_game(ROOT / "components" / game).info.clauses
@@ -49,12 +49,12 @@ def test_an_uncovered_rule_fails_strict_at_its_line(tmp_path: Path) -> None:
     )
     game_yaml.write_text(text, encoding="utf-8")
     line = text.splitlines().index("  - id: hop") + 1
-    loose = run_printgen(root, "check", "subzero", "--coverage")
+    loose = run_printgen(root, "check", "subzero", "--coverage", "--no-claims")
     assert loose.returncode == 0, loose.stderr
     assert "  hop " in loose.stdout and "none: printgen examples suggest subzero --rule hop" in (
         loose.stdout
     )
-    strict = run_printgen(root, "check", "subzero", "--coverage", "--strict")
+    strict = run_printgen(root, "check", "subzero", "--coverage", "--strict", "--no-claims")
     assert strict.returncode == 1
     assert (
         f"error: components/subzero/game.yaml:{line}:5: rule hop (A pawn may hop) is shown by "
@@ -72,7 +72,7 @@ def test_a_rule_the_engine_applies_but_the_data_does_not_declare_is_an_error(
     text = game_yaml.read_text(encoding="utf-8")
     text = re.sub(rf"\n  - id: {re.escape(dropped)}\n(    .*\n)+?(?=  - id:)", "\n", text, count=1)
     game_yaml.write_text(text, encoding="utf-8")
-    done = run_printgen(root, "check", "subzero", "--coverage")
+    done = run_printgen(root, "check", "subzero", "--coverage", "--no-claims")
     assert done.returncode == 1
     assert f"the rules engine applied rule '{dropped}'" in done.stderr
     assert "which clauses: does not declare" in done.stderr
@@ -106,7 +106,7 @@ def test_suggest_writes_a_draft_that_holds_as_written(tmp_path: Path) -> None:
     for step in data["steps"]:
         assert step["say"]["ja"] and step["say"]["en"] and step["expect"]
         assert "Rule " not in step["say"]["en"]  # every event had a phrase
-    check = run_printgen(root, "check", "subzero")
+    check = run_printgen(root, "check", "subzero", "--no-claims")
     assert check.returncode == 0, check.stderr
     assert f"ok   components/subzero/examples/{new}" in check.stdout
     log = run_printgen(root, "examples", "log", "subzero", new)
@@ -137,7 +137,7 @@ def test_a_broken_phrase_is_an_error_at_its_line_when_the_game_loads(tmp_path: P
     at = next(i for i, x in enumerate(lines) if x.strip().startswith("en: ") and "{{" in x)
     lines[at] = lines[at].replace("{{", "{{ name(", 1)
     game_yaml.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    done = run_printgen(root, "check", "subzero")
+    done = run_printgen(root, "check", "subzero", "--no-claims")
     assert done.returncode == 1
     assert f"error: components/subzero/game.yaml:{at + 1}:" in done.stderr
     assert "template syntax error" in done.stderr
@@ -151,11 +151,11 @@ def test_bad_rule_ids_are_errors_at_their_line(tmp_path: Path) -> None:
     first = lines.index('  - id: "2-1"') + 1
     second = lines.index('  - id: "2-2"') + 1
     game_yaml.write_text(text.replace('  - id: "2-1"', '  - id: "2 1"'), encoding="utf-8")
-    done = run_printgen(root, "check", "submarine-attack")
+    done = run_printgen(root, "check", "submarine-attack", "--no-claims")
     assert done.returncode == 1
     assert f"game.yaml:{first}:9: id must be the rulebook's numbering" in done.stderr
     game_yaml.write_text(text.replace('  - id: "2-1"', '  - id: "2-2"'), encoding="utf-8")
-    done = run_printgen(root, "check", "submarine-attack")
+    done = run_printgen(root, "check", "submarine-attack", "--no-claims")
     assert done.returncode == 1
     assert f"game.yaml:{second}:9: rule 2-2 is listed twice under clauses" in done.stderr
     assert "Traceback" not in done.stderr

@@ -12,10 +12,11 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
+from rules_engine.bots import Outcome
 from rules_engine.core import Bilingual, Diagram, EngineBase, NotationError
-from rules_engine.kill_shot import diagrams, worked_examples
+from rules_engine.kill_shot import balance, diagrams, worked_examples
 from rules_engine.kill_shot.actions import (
     Action,
     format_action,
@@ -396,6 +397,11 @@ class KillShot(EngineBase):
     # --- worked examples ---------------------------------------------------------------------
 
     SETUP_KEYS: Final = worked_examples.SETUP_KEYS
+    SEARCH: ClassVar[dict[str, Any]] = {"iterations": 20, "depth": 10}
+    """How the search player (`mcts`) plays this game: 20 playouts per decision, each 10
+    steps scored by `evaluate` (a hunt has hundreds of decisions, each with dozens of
+    reloads to choose from)."""
+
     QUERIES = worked_examples.QUERIES
 
     def setup_state(self, setup: Mapping[str, Any]) -> KillShotState:
@@ -426,3 +432,13 @@ class KillShot(EngineBase):
         """The table after what happened since the state was last drawn, and a timeline
         when times matter (see `diagrams.diagram`)."""
         return diagrams.diagram(self, state)
+
+    # --- balance lab ---------------------------------------------------------------------------
+
+    def outcome(self, state: KillShotState) -> Outcome:
+        """What a finished game tells a designer (see `balance.outcome`)."""
+        return balance.outcome(self, state)
+
+    def evaluate(self, state: KillShotState) -> tuple[float, ...]:
+        """Each player's prospects in [-1, 1] before the end (see `balance.evaluate`)."""
+        return balance.evaluate(self, state)

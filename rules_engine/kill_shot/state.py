@@ -57,6 +57,7 @@ from rules_engine.kill_shot.phases import (
     TURN_START,
 )
 from rules_engine.kill_shot.reload import Reloading
+from rules_engine.kill_shot.resampling import Resampling
 from rules_engine.kill_shot.scoring import HuntResult, Scoring
 from rules_engine.kill_shot.setting_up import HuntSetup
 from rules_engine.kill_shot.simulated_players import SimulatedPlayers
@@ -114,6 +115,7 @@ class KillShotState(
     LegalActions,
     Checks,
     SimulatedPlayers,
+    Resampling,
 ):
     """A position of KILL SHOT (mutable; see `rules_engine.core.State`)."""
 
@@ -144,6 +146,7 @@ class KillShotState(
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.known: list[list[bool]] = [[] for _ in range(n)]
         self.looking = [-1] * n
+        self.masked: dict[int, tuple[bool, list[Step[Action]]]] = {}
         self.decks: list[list[int]] = [list(c) for c in g.pool_cards]
         self.discards: list[list[int]] = [[] for _ in range(g.pools)]
         self.set_aside: list[int] = []
@@ -258,6 +261,7 @@ class KillShotState(
             if isinstance(value, list):
                 value = [list(x) if isinstance(x, list) else x for x in value]
             setattr(new, name, value)
+        new.masked = {}
         return new
 
     def initial(self) -> KillShotState:
@@ -279,7 +283,7 @@ class KillShotState(
                 return tuple(freeze(x) for x in value)
             return value
 
-        skip = {"g", "init", "_history", "drawn", "recorded"}
+        skip = {"g", "init", "_history", "drawn", "recorded", "masked"}
         return (
             *self._rules_key(),
             tuple(self._history),

@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from rules_engine.core import StateBase
+from rules_engine.core import StateBase, Step
 from rules_engine.kill_shot.actions import Action, Play, React, Reload
 
 if TYPE_CHECKING:
@@ -52,6 +52,7 @@ class KillShotStateBase(StateBase[Action, "KillShot"]):
         "last_actor",
         "limits",
         "looking",
+        "masked",
         "n",
         "next_start",
         "order_plays",
@@ -97,6 +98,9 @@ class KillShotStateBase(StateBase[Action, "KillShot"]):
     hands: list[list[int]]
     known: list[list[bool]]
     looking: list[int]
+    # per player: whether their own draws were visible, and the history as they saw it
+    # (`resampling.py`; reset by `clone`, never part of a state's equality)
+    masked: dict[int, tuple[bool, list[Step[Action]]]]
     decks: list[list[int]]
     discards: list[list[int]]
     set_aside: list[int]
@@ -139,6 +143,12 @@ class KillShotStateBase(StateBase[Action, "KillShot"]):
     # state.py
 
     def _actors(self) -> tuple[int, ...]:
+        raise NotImplementedError
+
+    def clone(self) -> KillShotState:
+        raise NotImplementedError
+
+    def hand_visible(self, player: int) -> bool:
         raise NotImplementedError
 
     # chance.py

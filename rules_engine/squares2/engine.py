@@ -10,11 +10,11 @@ diagrams in `diagrams`, its positions are `Squares2State`s (`state`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from rules_engine.core import Bilingual, Diagram, EngineBase, NotationError, SetupError
 from rules_engine.params import GameData
-from rules_engine.squares2 import actions, diagrams
+from rules_engine.squares2 import actions, balance, diagrams
 from rules_engine.squares2.abilities import (
     BUILT_IN_EFFECTS,
     E_CONTINUOUS,
@@ -59,6 +59,9 @@ class Squares2(EngineBase):
     GAME_ID = GAME_ID
     TITLE = "SQUARES II"
     OPTION_NAMES = OPTION_NAMES
+    # The search player's settings (`rules_engine.mcts`): random playouts to the end run
+    # about 800 turns, so a playout stops after 10 steps and `evaluate` scores it.
+    SEARCH: ClassVar[dict[str, Any]] = {"depth": 10}
 
     def __init__(
         self,
@@ -217,6 +220,10 @@ class Squares2(EngineBase):
             tuple(self.abilities[a].code + str(v) for a, v in zip(ab, vals, strict=True))
             for ab, vals in zip(self.fability, self.fval, strict=True)
         )
+        # Whether a player's set repeats a face (possible only with combined sets): then a
+        # face seen on the board or a front seen in hand may be one of several tiles, whose
+        # identity (and back) is hidden; otherwise every face names its tile.
+        self.faces_ambiguous = tuple(len(set(codes)) < len(codes) for codes in self.fcode)
         # Notation tokens: the face code, `.k` when the player's set repeats that face.
         self.ftoken: list[tuple[str, ...]] = []
         self._token_to_face: list[dict[str, int]] = []
@@ -268,6 +275,12 @@ class Squares2(EngineBase):
         self._diagonal_tables: dict[int, tuple[tuple[int, ...], ...]] = {}
         self._push_tables: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
         self.centre_squares = self.row_squares[self.centre_row]
+        self.next_to_centre = tuple(
+            sq
+            for r in (self.centre_row - 1, self.centre_row + 1)
+            if 0 <= r < rows
+            for sq in self.row_squares[r]
+        )
         self.place_max = self.limit - 1 if self._options["place_limit"] == "reach" else self.limit
         self.move_max = self.limit - 1 if self._options["move_limit"] == "reach" else self.limit
         self.ability_limited = self._options["ability_move_limit"] == "as_move"
@@ -632,3 +645,8 @@ class Squares2(EngineBase):
 
     # A tile as a diagram shows it (diagrams.py)
     piece_id = diagrams.piece_id
+
+    # --- the balance lab: a finished game's figures, a position's prospects (balance.py) ----
+
+    outcome = balance.outcome
+    evaluate = balance.evaluate

@@ -205,6 +205,64 @@ class Squares2State(TurnStateBase[Action, "Squares2"]):
         new.touched = self.touched
         return new
 
+    RESAMPLE_ATTEMPTS = 1000
+
+    def resample(self, player: int, rng: random.Random) -> Squares2State:
+        """A state with the same `view(player)`, what is hidden from `player` drawn anew.
+
+        What is hidden is which tile a face belongs to: the backs of tiles on the board
+        and of the opponent's hand.  But the tile sets are the game's data, and in the
+        game's own sets every face is printed on one tile only, so a face up on the board,
+        or a front in hand, names its tile and its back: nothing is hidden and the result
+        is a copy (with the game's tiles as its `sets`).
+
+        Only sets that repeat a face (combined sets, rule 7) hide something: then the
+        history is replayed from the start, each placement of such a player drawing its
+        tile at random among the tiles in hand that show the logged face (in set order),
+        until the replay is legal and gives the same view; rejection makes the draws
+        depend only on the view and the rng (the draws are uniform step by step, not over
+        whole histories).  After `RESAMPLE_ATTEMPTS` failures the result is a copy.
+        """
+        g = self.g
+        hidden = [q for q in (0, 1) if g.faces_ambiguous[q]]
+        if hidden:
+            target = self.view(player)
+            for _ in range(self.RESAMPLE_ATTEMPTS):
+                drawn = self._replay_drawing(hidden, rng)
+                if drawn is not None and drawn.view(player) == target:
+                    return drawn
+        new = self.clone()
+        new.sets = g.sets
+        return new
+
+    def _replay_drawing(self, hidden: list[int], rng: random.Random) -> Squares2State | None:
+        """The history replayed, the tile of each placement by a player in `hidden` drawn
+        among the hand's tiles showing the same face; None when the replay is illegal."""
+        g = self.g
+        tiles = g.tiles_per_set
+        new = self.initial()
+        new.sets = g.sets
+        for step in self._history:
+            if isinstance(step, Place) and step.player in hidden:
+                q = step.player
+                codes = g.fcode[q]
+                code = codes[2 * step.tile + step.face]
+                hand = new.hand[q]
+                options = [
+                    face
+                    for face in range(2 * tiles)
+                    if hand >> (face >> 1) & 1 and codes[face] == code
+                ]
+                if not options:
+                    return None
+                face = options[int(rng.random() * len(options))]
+                step = Place(q, face >> 1, face & 1, step.square)
+            try:
+                new.apply(step)  # type: ignore[arg-type]
+            except IllegalActionError:
+                return None
+        return new
+
     def initial(self) -> Squares2State:
         new = Squares2State(self.g)
         cell, hand, first, to_move, phase, turn, last_winner = self.init

@@ -17,11 +17,13 @@ import math
 import re
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any, Final
+from fractions import Fraction
+from typing import Any, ClassVar, Final
 
+from rules_engine.bots import Outcome
 from rules_engine.core import Arrangements, Diagram, EngineBase, IllegalActionError, SetupError
 from rules_engine.params import GameData, whole_number
-from rules_engine.submarine_attack import actions, diagrams
+from rules_engine.submarine_attack import actions, balance, diagrams
 from rules_engine.submarine_attack.actions import (
     OVER,
     PHASE_NAMES,
@@ -278,6 +280,68 @@ class SubmarineAttack(EngineBase):
         if not isinstance(items, list):
             raise SetupError((key, name), f"'{key}' of {name} must be a list")
         return items
+
+    # --- the balance lab (issue 17): figures of a game, prospects, exact odds ------------------
+
+    def outcome(self, state: SubmarineAttackState) -> Outcome:
+        """A finished game's figures (`balance.outcome`).  Scores are victory points (each
+        round's own surviving ships); rounds are rounds played; turns are attacks made (an
+        attack: every player turns over one slot's card, the seed's "attack 1, 2..."); played
+        counts per player the action cards turned over ("torpedo C", "evasion A"), torpedoes
+        turned over against an evasion ("torpedo S vs evasion B"), transports laid out
+        ("transport 5") and rounds with a small fleet of 10 ships or fewer ("small fleet").
+        Measures, per game: `rounds_ended_by_sinking` (share of rounds ended by 8 ships
+        sunk), `attacks_per_round`, `dice_rolls_per_round`, `transports_afloat_per_round`
+        and `ships_afloat_per_round` (per player, at the round's end), `points_per_round`
+        (per player), `smaller_fleet_round_edge` (per round and pair of players with
+        different fleets and scores: +1 when the smaller fleet scored more, -1 when less),
+        `torpedo_s_attack_1_misses` (torpedoes S at full dice in attack 1 that sank
+        nothing) and `torpedo_s_vs_evasion_b_dice` (dice rolled by torpedoes S met by an
+        evasion B)."""
+        if not state.is_terminal():
+            raise ValueError("the game is not over: no outcome yet")
+        return balance.outcome(self, state)
+
+    def evaluate(self, state: SubmarineAttackState) -> tuple[float, ...]:
+        """Each player's prospects in [-1, 1] (`balance.evaluate`): the projected lead."""
+        return balance.evaluate(self, state)
+
+    SEARCH: ClassVar[dict[str, object]] = {"iterations": 800, "heuristic_playouts": True}
+    """How the search player (`mcts`) plays this game: 800 playouts per decision (a layout
+    is one of 10^8, and the dice are loud), each laying out cards as the rule-of-thumb
+    player does (random layouts say little about a position)."""
+
+    def torpedo_odds(self) -> list[tuple[str, str | None, Fraction]]:
+        """Each torpedo's exact chance to sink at least one transport, alone and against each
+        evasion (`balance.torpedo_odds`): [("torpedo C", None, 4/9), ...]."""
+        return balance.torpedo_odds(self)
+
+    def exact_tables(self) -> list[tuple[str, tuple[str, ...], tuple[tuple[str, ...], ...], str]]:
+        """The exact figures a balance report prints: each torpedo's chance to sink at least
+        one transport, alone and against each evasion card revealed at the same time (title,
+        columns, rows, note)."""
+        odds = self.torpedo_odds()
+        evasions = list(dict.fromkeys(e for _t, e, _p in odds if e is not None))
+        columns = ("torpedo", "no evasion", *(f"against {e}" for e in evasions))
+        rows = []
+        for torpedo in dict.fromkeys(t for t, _e, _p in odds):
+            found = {e: p for t, e, p in odds if t == torpedo}
+            cells = [found[None], *(found[e] for e in evasions)]
+            rows.append(
+                (
+                    torpedo,
+                    *(f"{p} ({float(p):.1%})" if p.denominator > 1 else str(p) for p in cells),
+                )
+            )
+        return [
+            (
+                f"Chance that a torpedo sinks at least one transport (rules {self.version})",
+                columns,
+                tuple(rows),
+                "Exact, over every roll of the dice by its odds and every column the attacker "
+                "may then choose.",
+            )
+        ]
 
     # --- queries for worked examples ---------------------------------------------------------
 

@@ -78,6 +78,7 @@ class SubmarineAttackState(StateBase[Action, "SubmarineAttack"]):
 
     __slots__ = (
         "_history",
+        "_log",
         "attacker",
         "attacks",
         "dice",
@@ -119,6 +120,9 @@ class SubmarineAttackState(StateBase[Action, "SubmarineAttack"]):
         self.n = n
         self.init = (round, scores or (0,) * n, first)
         self._history: list[Step[Action]] = []
+        # The history as the players see it, one entry per step (a text everyone sees alike,
+        # or for a placement one text per player), filled in by `player_view` as it grows.
+        self._log: tuple[str | tuple[str, ...], ...] = ()
         self.round = round
         self.scores = list(scores or (0,) * n)
         self.results: list[RoundResult] = []
@@ -212,6 +216,7 @@ class SubmarineAttackState(StateBase[Action, "SubmarineAttack"]):
         new.n = self.n
         new.init = self.init
         new._history = list(self._history)
+        new._log = self._log  # a tuple: a clone extends its own
         new.round = self.round
         new.scores = list(self.scores)
         new.results = self.results  # copied on write (see round_end.end_round)
@@ -235,6 +240,67 @@ class SubmarineAttackState(StateBase[Action, "SubmarineAttack"]):
         new.order = self.order
         new.start_candidates = self.start_candidates
         new.phase = self.phase
+        return new
+
+    def resample(self, player: int, rng: random.Random) -> SubmarineAttackState:
+        """A state `player` cannot tell from this one, everything hidden from them drawn anew.
+
+        Hidden are only this round's face-down cards of the other players (earlier rounds
+        are face up in `results`): for each other player, their transports in unsunk
+        columns and the two they set aside, and their action cards in the slots not yet
+        turned over and the ones they set aside.  Each is dealt afresh from the cards the
+        view leaves unaccounted for (the hand less what is face up, in the hand's sorted
+        order, then shuffled): every placement consistent with the view is as likely as a
+        random player's.  The round's joint `Place` in the history is rewritten to match,
+        so the result replays from `initial()`.  Depends only on `view(player)` and `rng`.
+        """
+        new = self.clone()
+        if self.phase not in (ROLL, TARGET):
+            return new  # nothing is face down: between rounds, or while placing
+        g = self.g
+        upto = self.slot + 1
+        history = new._history
+        j = len(history) - 1
+        while not isinstance(history[j], JointAction):
+            j -= 1
+        places = list(history[j])
+        ships = list(self.ships)
+        slots = list(self.slots)
+        spare_ships = list(self.spare_ships)
+        spare_cards = list(self.spare_cards)
+        shuffle = rng.shuffle
+        for q in range(self.n):
+            if q == player:
+                continue
+            sunk = self.sunk[q]
+            placed = list(ships[q])
+            pool = list(g.ships_hand)
+            hidden = []
+            for c, s in enumerate(placed):
+                if sunk >> c & 1:
+                    pool.remove(s)
+                else:
+                    hidden.append(c)
+            shuffle(pool)
+            for i, c in enumerate(hidden):
+                placed[c] = pool[i]
+            ships[q] = tuple(placed)
+            spare_ships[q] = tuple(sorted(pool[len(hidden) :]))
+            cards = list(slots[q][:upto])
+            deck = list(g.cards_hand)
+            for code in cards:
+                deck.remove(code)
+            shuffle(deck)
+            rest = g.actions_placed - upto
+            slots[q] = (*cards, *deck[:rest])
+            spare_cards[q] = tuple(sorted(deck[rest:], key=g._card_order))
+            places[q] = Place(q, ships[q], slots[q])
+        history[j] = JointAction(places)
+        new._log = self._log[:j]
+        new.ships = ships
+        new.slots = slots
+        new.spare_ships = spare_ships
+        new.spare_cards = spare_cards
         return new
 
     def initial(self) -> SubmarineAttackState:
@@ -390,9 +456,17 @@ class SubmarineAttackState(StateBase[Action, "SubmarineAttack"]):
         g = self.g
         n = self.n
         upto = self.revealed_upto()
-        log = []
-        for step in self._history:
-            log.append(_seen(g, step, player))
+        history = self._history
+        texts = self._log
+        if len(texts) < len(history):
+            texts += tuple(
+                tuple(_seen(g, step, p) for p in range(n))
+                if isinstance(step, JointAction | Place)
+                else _seen(g, step, player)  # the same for every player
+                for step in history[len(texts) :]
+            )
+            self._log = texts
+        log = [text if isinstance(text, str) else text[player] for text in texts]
         return SubmarineView(
             player=g.names[player],
             round=self.round,

@@ -15,11 +15,12 @@ from collections import Counter
 from collections.abc import Mapping
 from itertools import combinations_with_replacement
 from math import comb
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
+from rules_engine.bots import Outcome
 from rules_engine.core import CHANCE, Bilingual, Diagram, EngineBase
 from rules_engine.params import DataError, GameData, whole_number
-from rules_engine.subzero import actions, diagrams, movement, reveal, worked_examples
+from rules_engine.subzero import actions, balance, diagrams, movement, reveal, worked_examples
 from rules_engine.subzero.actions import (
     DEAL,
     KNOWN_ACTIONS,
@@ -268,6 +269,16 @@ class Subzero(EngineBase):
             classes.append((draw, weight))
         return classes
 
+    # --- balance: a finished game's outcome, a position's prospects ------------------------
+
+    def outcome(self, state: SubzeroState) -> Outcome:
+        """A finished game's scores, turns, cards played and measures (`balance.outcome`)."""
+        return balance.outcome(self, state)
+
+    def evaluate(self, state: SubzeroState) -> tuple[float, ...]:
+        """Each player's prospects in [-1, 1] (`balance.evaluate`)."""
+        return balance.evaluate(self, state)
+
     # --- geometry ------------------------------------------------------------------------------
 
     def edge_distance(self, square: int, heading: int) -> int:
@@ -337,6 +348,11 @@ class Subzero(EngineBase):
         return worked_examples.setup_state(self, setup)
 
     # --- queries for worked examples ---------------------------------------------------------
+
+    SEARCH: ClassVar[dict[str, Any]] = {"iterations": 40, "depth": 12}
+    """How the search player (`mcts`) plays this game: 40 playouts per decision, each 12
+    steps of random play scored by `evaluate` (random throwers rarely hit, so a playout to
+    the end runs for hundreds of steps and says little)."""
 
     QUERIES = worked_examples.QUERIES
 

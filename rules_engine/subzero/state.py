@@ -25,7 +25,7 @@ from rules_engine.core import (
     StateBase,
     Step,
 )
-from rules_engine.subzero import random_play, resolution
+from rules_engine.subzero import random_play, resolution, sampling
 from rules_engine.subzero.actions import (
     DEAL,
     OVER,
@@ -136,6 +136,7 @@ class SubzeroState(StateBase[Action, "Subzero"]):
         "queue",
         "reshuffles",
         "rpos",
+        "seen",
         "slot",
         "start",
         "step_reveals",
@@ -152,6 +153,9 @@ class SubzeroState(StateBase[Action, "Subzero"]):
         self.n = n
         self.init: _Init | None = None
         self._history: list[Step[Action]] = []
+        # Each player's log of the history as they saw it, as far as it has been written
+        # (`player_view` extends it: the history only grows).
+        self.seen: list[tuple[str, ...]] = [()] * n
         self.phase = YOUNGEST
         self.turn = 1
         self.pos = [-1] * n
@@ -247,12 +251,17 @@ class SubzeroState(StateBase[Action, "Subzero"]):
     def sample_action(self, player: int, rng: random.Random) -> Action:
         return random_play.sample(self, player, rng.random, rng)
 
+    def resample(self, player: int, rng: random.Random) -> SubzeroState:
+        """The hidden cards dealt anew from what `player` saw (`sampling.resample`)."""
+        return sampling.resample(self, player, rng)
+
     def clone(self) -> SubzeroState:
         new = SubzeroState.__new__(SubzeroState)
         new.g = self.g
         new.n = self.n
         new.init = self.init
         new._history = list(self._history)
+        new.seen = list(self.seen)
         new.phase = self.phase
         new.turn = self.turn
         new.pos = list(self.pos)
@@ -459,7 +468,12 @@ class SubzeroState(StateBase[Action, "Subzero"]):
         g = self.g
         n = self.n
         names = g.names
-        log = tuple(_seen(g, step, player) for step in self._history)
+        history = self._history
+        log = self.seen[player]
+        if len(log) != len(history):
+            done = len(log) if len(log) < len(history) else 0
+            log = log[:done] + tuple(_seen(g, step, player) for step in history[done:])
+            self.seen[player] = log
         return SubzeroView(
             player=names[player],
             phase=PHASE_NAMES[self.phase],

@@ -17,6 +17,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, Final
 
+from rules_engine.bots import Outcome
 from rules_engine.core import Bilingual, Diagram, EngineBase
 from rules_engine.params import GameData
 from rules_engine.susumuka_modoruka.actions import (
@@ -29,6 +30,7 @@ from rules_engine.susumuka_modoruka.actions import (
     notation_pattern,
     parse_action,
 )
+from rules_engine.susumuka_modoruka.balance import evaluate, outcome
 from rules_engine.susumuka_modoruka.diagrams import diagram
 from rules_engine.susumuka_modoruka.pieces import (
     ALL,
@@ -177,6 +179,7 @@ class SusumukaModoruka(EngineBase):
             for d in self.item_decks
         }
         self._notation: re.Pattern[str] | None = None
+        self._texts: dict[Action, str] = {}
 
     def _read_pieces(self, game: GameData) -> None:
         n = self.num_players
@@ -354,6 +357,14 @@ class SusumukaModoruka(EngineBase):
     def format_action(self, action: Action) -> str:
         return format_action(self, action)
 
+    def notation_of(self, action: Action) -> str:
+        """`format_action`, remembered: views write every step of the history each time
+        (a game has a few hundred distinct actions)."""
+        found = self._texts.get(action)
+        if found is None:
+            found = self._texts[action] = format_action(self, action)
+        return found
+
     def parse_action(self, text: str) -> Action:
         return parse_action(self, text)
 
@@ -363,6 +374,16 @@ class SusumukaModoruka(EngineBase):
         if found is None:
             found = self._notation = notation_pattern(self)
         return found
+
+    # --- balance lab ---------------------------------------------------------------------------
+
+    def outcome(self, state: SusumukaState) -> Outcome:
+        """What a finished game tells a designer (see `balance.outcome`)."""
+        return outcome(state)
+
+    def evaluate(self, state: SusumukaState) -> tuple[float, ...]:
+        """Each player's prospects before the end, in [-1, 1] (see `balance.evaluate`)."""
+        return evaluate(state)
 
     # --- setup ---------------------------------------------------------------------------------
 

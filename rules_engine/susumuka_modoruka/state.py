@@ -55,6 +55,7 @@ from rules_engine.susumuka_modoruka.phases import (
     ROLL,
 )
 from rules_engine.susumuka_modoruka.pieces import ALL
+from rules_engine.susumuka_modoruka.resampling import resample
 from rules_engine.susumuka_modoruka.return_escape import (
     eligible_decks,
     item_drawn,
@@ -406,6 +407,12 @@ class SusumukaState(TurnStateBase[Action, "SusumukaModoruka"]):
             object.__setattr__(new, name, [list(x) for x in getattr(self, name)])
         new.e_got = list(self.e_got)
         return new
+
+    def resample(self, player: int, rng: random.Random) -> SusumukaState:
+        """A state with the same `view(player)`: the other players' hands and the dungeon
+        deck dealt anew, epoch by epoch of the deck (see `resampling.py`); the history's
+        hidden draws are rewritten to match, so it replays."""
+        return resample(self, player, rng)
 
     def _snapshot(self) -> SusumukaState:
         snap = self.clone()

@@ -73,8 +73,10 @@ def player_view(state: SusumukaState, player: int) -> SusumukaView:
         )
         for p in range(state.n)
     )
+    known = g._texts.get  # the notation of actions already written (`notation_of`)
+    text = g.notation_of
     log = tuple(
-        "draw ?" if seen not in (-1, player) else g.format_action(step)  # type: ignore[arg-type]
+        "draw ?" if seen != -1 and seen != player else known(step) or text(step)  # type: ignore[arg-type]
         for step, seen in zip(state._history, state._seen_by, strict=True)
     )
     return SusumukaView(
