@@ -102,6 +102,16 @@ class RandomBot:
 BotFactory = Callable[[Engine[Any]], Bot]
 
 
+class NoEnd(RuntimeError):
+    """A game that did not end within the steps allowed (players who block each other for
+    ever): `state` is where it stopped, `actions` the players' actions so far."""
+
+    def __init__(self, message: str, state: State[Any], actions: int) -> None:
+        super().__init__(message)
+        self.state = state
+        self.actions = actions
+
+
 def play(
     engine: Engine[Any],
     bots: Sequence[Bot],
@@ -129,7 +139,7 @@ def play_counted(
     steps = actions = 0
     while not state.is_terminal():
         if steps >= max_steps:
-            raise RuntimeError(f"{engine.game_id}: no end after {max_steps} steps")
+            raise NoEnd(f"{engine.game_id}: no end after {max_steps} steps", state, actions)
         players = state.current_players()
         if players == (CHANCE,):
             state.apply(state.sample_action(CHANCE, chance))

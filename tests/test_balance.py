@@ -286,3 +286,18 @@ def test_a_build_keeps_the_balance_report(tmp_path: Path) -> None:
     assert (final / "balance" / "report.html").read_text(encoding="utf-8") == "report"
     assert (final / "sheets-a4.pdf").read_text(encoding="utf-8") == "new"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["submarine-attack"]
+
+
+def test_a_game_that_never_ends_is_stopped_and_counted_as_a_draw(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from printgen.balance import run
+
+    monkeypatch.setattr(run, "MAX_STEPS", 3)
+    (done,) = sweep(sa_data(), [Setting(version="1.1", games=6)], workers=1)
+    assert all(r.unfinished and r.returns == (0.0, 0.0) for r in done.records)
+    summary = summarise(done)
+    assert summary.unfinished == 6 and summary.draw_rate.value == 1
+    from printgen.balance.stats import unfinished_text
+
+    assert unfinished_text(summary).startswith("6 of 6 games had no end after ")

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from printgen.balance.claims import ClaimResult
 from printgen.balance.run import Setting
-from printgen.balance.stats import Change, Estimate, Summary
+from printgen.balance.stats import Change, Estimate, Summary, unfinished_text
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -393,6 +393,8 @@ def _verdicts(s: _Setting) -> dict[str, Any]:
                     "text": f"The first player wins {_estimate(first, 'share')}: no clear first-player advantage.",
                 }
             )
+    if summary.unfinished:
+        lines.append({"tone": "unfair", "text": unfinished_text(summary) + "."})
     if summary.games:
         draws = summary.draw_rate
         text = (

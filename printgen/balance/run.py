@@ -21,7 +21,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules_engine.bots import Bot, Outcome, RandomBot, play_counted
+from rules_engine.bots import Bot, NoEnd, Outcome, RandomBot, play_counted
 from rules_engine.core import Engine, OptionValue
 from rules_engine.mcts import MCTSBot
 from rules_engine.params import GameData
@@ -31,6 +31,9 @@ MAX_GAMES = 1_000_000
 """At most this many games per setting (a bound on untrusted input)."""
 MAX_ITERATIONS = 100_000
 """At most this many playouts per decision for a search player."""
+MAX_STEPS = 20_000
+"""A game still going after this many steps is stopped and counted as unfinished (a draw):
+players who block each other for ever must not stall a sweep."""
 DEFAULT_ITERATIONS = 200
 
 
@@ -73,6 +76,7 @@ class GameRecord:
     returns: tuple[float, ...]
     actions: int  # players' actions (each of a joint step counted)
     outcome: Outcome
+    unfinished: bool = False  # stopped after MAX_STEPS: counted as a draw
 
     @property
     def win_shares(self) -> tuple[float, ...]:
@@ -185,8 +189,18 @@ def play_one(
     seats = seat_bots(setting, state.num_players, index)
     chance = random.Random(f"{setting.seed}:{index}:chance")
     choices = [random.Random(f"{setting.seed}:{index}:{p}") for p in range(len(seats))]
-    state, actions = play_counted(engine, [bots[s] for s in seats], chance, choices, state)
-    outcome: Outcome = engine.outcome(state)  # type: ignore[attr-defined]
+    try:
+        state, actions = play_counted(
+            engine, [bots[s] for s in seats], chance, choices, state, MAX_STEPS
+        )
+    except NoEnd as stopped:
+        n = stopped.state.num_players
+        try:
+            outcome = engine.outcome(stopped.state)  # type: ignore[attr-defined]
+        except Exception:  # an engine's figures may need a finished game
+            outcome = Outcome(scores=(0.0,) * n)
+        return GameRecord(index, seats, (0.0,) * n, stopped.actions, outcome, unfinished=True)
+    outcome = engine.outcome(state)  # type: ignore[attr-defined]
     return GameRecord(index, seats, tuple(state.returns()), actions, outcome)
 
 

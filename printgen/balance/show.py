@@ -6,7 +6,7 @@ from rich.console import Console
 from rich.table import Table
 
 from printgen.balance.report import BalanceReport
-from printgen.balance.stats import Change, Estimate, Summary
+from printgen.balance.stats import Change, Estimate, Summary, unfinished_text
 
 
 def pct(e: Estimate) -> str:
@@ -77,6 +77,8 @@ def show(report: BalanceReport, console: Console) -> None:
             table.add_row(name.replace("_", " "), num(e))
         console.print(table)
         console.print(f"  {seat_verdict(s)}", soft_wrap=True)
+        if s.unfinished:
+            console.print(f"  {unfinished_text(s)}", soft_wrap=True)
         impacts = sorted(
             (c for c in s.cards if c.impact is not None),
             key=lambda c: -abs(c.impact.value) if c.impact else 0,

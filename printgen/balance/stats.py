@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from printgen.balance.run import GameRecord, Sweep
+from printgen.balance.run import MAX_STEPS, GameRecord, Sweep
 
 Z95 = 1.959963984540054
 LENGTHS = ("actions", "turns", "rounds")
@@ -103,6 +103,7 @@ class Summary:
     cards: list[CardImpact]
     measures: dict[str, Estimate]
     first_seat_counts: Counter[int] = field(default_factory=Counter)
+    unfinished: int = 0  # games stopped without an end (counted as draws)
 
     def query(self, name: str) -> Estimate:
         """A figure by its claim name (KeyError if none): `first_player_win`,
@@ -198,6 +199,7 @@ def summarise(sweep: Sweep) -> Summary:
         cards=_cards(records, players),
         measures=measures,
         first_seat_counts=first_counts,
+        unfinished=sum(r.unfinished for r in records),
     )
 
 
@@ -260,3 +262,12 @@ def compare(before: Summary, after: Summary) -> list[Change]:
             continue
         out.append(Change(name, a, b, difference(b, a)))
     return out
+
+
+def unfinished_text(s: Summary) -> str:
+    """What a designer should know about games that never ended."""
+    return (
+        f"{s.unfinished:,} of {s.games:,} games had no end after {MAX_STEPS:,} steps (the "
+        "players blocked each other): counted as draws; a rule option that ends a game "
+        "(a turn limit) measures them better"
+    )
