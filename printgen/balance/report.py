@@ -867,6 +867,30 @@ def _length_plot(settings: list[_Setting]) -> PlotFigure | None:
     return fig
 
 
+def _bars_with_errors(
+    ax: Any,
+    ys: list[float],
+    values: list[float],
+    errors: tuple[list[float], list[float]],
+    band: float,
+    colour: str,
+    alpha: float,
+    lines: tuple[float, float],
+) -> None:
+    """Horizontal bars with their 95% error bars (`lines`: error bar width and cap size)."""
+    ax.barh(ys, values, height=band * 0.85, color=colour, alpha=alpha, zorder=2)
+    ax.errorbar(
+        values,
+        ys,
+        xerr=list(errors),
+        fmt="none",
+        ecolor="#222222",
+        elinewidth=lines[0],
+        capsize=lines[1],
+        zorder=3,
+    )
+
+
 def _card_plot(settings: list[_Setting]) -> PlotFigure | None:
     labels = sorted({c.label for s in settings for c in s.summary.cards})
     if not labels:
@@ -909,30 +933,10 @@ def _card_plot(settings: list[_Setting]) -> PlotFigure | None:
             pv.append(v)
             plo.append(a)
             phi.append(b)
-        ax.barh(ys, vals, height=band * 0.85, color=s.colour, alpha=0.85, zorder=2)
-        ax.errorbar(
-            vals,
-            ys,
-            xerr=[lo, hi],
-            fmt="none",
-            ecolor="#222222",
-            elinewidth=0.7,
-            capsize=1.8,
-            zorder=3,
-        )
+        _bars_with_errors(ax, ys, vals, (lo, hi), band, s.colour, 0.85, (0.7, 1.8))
         for y in ys_none:
             ax.text(0, y, "  always or never played", va="center", fontsize=6, color="#777777")
-        ax2.barh(py, pv, height=band * 0.85, color=s.colour, alpha=0.55, zorder=2)
-        ax2.errorbar(
-            pv,
-            py,
-            xerr=[plo, phi],
-            fmt="none",
-            ecolor="#222222",
-            elinewidth=0.6,
-            capsize=1.5,
-            zorder=3,
-        )
+        _bars_with_errors(ax2, py, pv, (plo, phi), band, s.colour, 0.55, (0.6, 1.5))
     ax.axvline(0, color="#222222", linewidth=0.8, zorder=4)
     ax.set_yticks(range(len(shown)), [textwrap.shorten(c, 34, placeholder="…") for c in shown])
     ax.set_ylim(-0.6, len(shown) - 0.4)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from printgen.balance.run import MAX_STEPS, GameRecord, Sweep
 
@@ -102,7 +102,6 @@ class Summary:
     score_values: list[list[float]]
     cards: list[CardImpact]
     measures: dict[str, Estimate]
-    first_seat_counts: Counter[int] = field(default_factory=Counter)
     unfinished: int = 0  # games stopped without an end (counted as draws)
 
     def query(self, name: str) -> Estimate:
@@ -157,7 +156,6 @@ def summarise(sweep: Sweep) -> Summary:
     players = len(records[0].returns) if records else 0
     seat_wins = [0.0] * players
     first_wins = 0.0
-    first_counts: Counter[int] = Counter()
     bot_wins: dict[str, float] = {}
     bot_seats: Counter[str] = Counter()
     for r in records:
@@ -167,7 +165,6 @@ def summarise(sweep: Sweep) -> Summary:
             bot_wins[r.seats[p]] = bot_wins.get(r.seats[p], 0.0) + s
             bot_seats[r.seats[p]] += 1
         first_wins += shares[r.outcome.first]
-        first_counts[r.outcome.first] += 1
     length_values = {
         "actions": [r.actions for r in records],
         "turns": [r.outcome.turns for r in records],
@@ -198,7 +195,6 @@ def summarise(sweep: Sweep) -> Summary:
         score_values=score_values,
         cards=_cards(records, players),
         measures=measures,
-        first_seat_counts=first_counts,
         unfinished=sum(r.unfinished for r in records),
     )
 
