@@ -474,6 +474,7 @@ def test_other_hosts_are_refused(server: PreviewServer) -> None:
 def test_page_reloads_itself_after_a_rebuild(
     out: Path, server: PreviewServer, browser: Any, tmp_path: Path
 ) -> None:
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
@@ -491,9 +492,10 @@ def test_page_reloads_itself_after_a_rebuild(
     write_json(out / "sub" / "changes.json", changes(5, 6))
     write_json(out / "sub" / "manifest.json", manifest(dice=6))
     started = time.monotonic()
-    WebDriverWait(browser, 5, poll_frequency=0.1).until(
-        lambda driver: driver.find_element(By.CSS_SELECTOR, dice).text == "6"
-    )
+    # the page reloads under the wait: an element found just before is stale, so look again
+    WebDriverWait(
+        browser, 5, poll_frequency=0.1, ignored_exceptions=(StaleElementReferenceException,)
+    ).until(lambda driver: driver.find_element(By.CSS_SELECTOR, dice).text == "6")
     assert time.monotonic() - started < 5
     assert browser.execute_script("return window.beforeRebuild === undefined;")  # reloaded
 
