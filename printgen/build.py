@@ -24,7 +24,7 @@ from typing import Any
 from printgen.engines import engine_entry
 from printgen.errors import ErrorList, Location, PrintgenError, display_path
 from printgen.exports import FaceUse, PngFile, drawing_of, plan_pngs, render_pngs, write_card_pdf
-from printgen.files import check_inside
+from printgen.files import check_inside, give_usual_mode
 from printgen.geometry import SafeZoneReport
 from printgen.imposition import Item, Page, duplex_pages, fold_pages, make_grid, tiled_pages
 from printgen.layouts import LayoutLibrary, load_library
@@ -988,6 +988,7 @@ def swap_in(staging: Path, final: Path) -> None:
     for name in KEPT_ACROSS_BUILDS:
         if (final / name).is_dir() and not (staging / name).exists():
             (final / name).rename(staging / name)
+    give_usual_mode(staging)
     if final.exists():
         final.rename(old)
     staging.rename(final)

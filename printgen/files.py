@@ -10,6 +10,7 @@ opened and verified before any renderer sees them.
 from __future__ import annotations
 
 import hashlib
+import os
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,6 +28,19 @@ MAX_IMAGE_BYTES = 64 * 1024 * 1024
 
 # Pillow refuses bigger images outright (its decompression-bomb guard), before decoding.
 Image.MAX_IMAGE_PIXELS = MAX_IMAGE_PIXELS
+
+
+@lru_cache(maxsize=1)
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def give_usual_mode(path: Path) -> None:
+    """Give a file or folder made by `tempfile` (mode 0600 or 0700, then renamed into place)
+    the mode any other new file or folder gets: 0666 or 0777 less the umask."""
+    path.chmod((0o777 if path.is_dir() else 0o666) & ~_umask())
 
 
 def is_inside(path: Path, roots: Sequence[Path]) -> bool:

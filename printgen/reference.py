@@ -28,6 +28,7 @@ from pydantic.fields import FieldInfo
 
 from printgen.errors import PrintgenError
 from printgen.examples import ExampleSpec
+from printgen.files import give_usual_mode
 from printgen.layouts import (
     Element,
     FontSpec,
@@ -319,6 +320,7 @@ def write_files(out: Path, files: dict[str, bytes]) -> list[Path]:
         try:
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
+            give_usual_mode(Path(tmp))
             os.replace(tmp, path)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)

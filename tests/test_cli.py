@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -157,6 +159,17 @@ def test_options_select_paper_language_and_modes(project_copy: Path) -> None:
         fold.returncode == 0
         and (project_copy / "out" / "submarine-attack" / "sheets-a4-fold.pdf").exists()
     )
+    # the output is made in a temporary folder and renamed into place, with the modes any
+    # new folder and file get (not the 0700 and 0600 of a temporary one)
+    umask = os.umask(0o022)
+    os.umask(umask)
+    for path in (
+        project_copy / "elsewhere" / "submarine-attack",
+        project_copy / "elsewhere" / "submarine-attack" / "cards.pdf",
+        project_copy / "out" / "submarine-attack",
+    ):
+        usual = (0o777 if path.is_dir() else 0o666) & ~umask
+        assert stat.S_IMODE(path.stat().st_mode) == usual, (path, oct(path.stat().st_mode))
     bad = printgen(project_copy, "build", "--duplex-offset", "one,two")
     assert bad.returncode == 2 and "X,Y in millimetres" in bad.stderr
 
