@@ -8,6 +8,10 @@ simulated players to the end (ten hunts; four with Terror Threat).  The engine's
 full history; `--generic` also times the protocol driver `rules_engine.core.play_random`
 (`sample_action` + checked `apply`), which plays the same game for the same seed.
 Times are CPU time of this process (other work on the machine does not count).
+
+Last, the search player's measure (`bench/engine_aim.py`): actions applied per CPU second
+with legal-action generation, next to its aim of 300,000, written to
+`out/bench/engine-kill-shot.json`.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from engine_aim import report_actions  # noqa: E402
 from playout import games_per_second  # noqa: E402
 
 from printgen.engines import game_data  # noqa: E402
@@ -57,6 +62,8 @@ def main() -> None:
             checked, _ = rate(engine, args.seconds, generic=True)
             line += f"  {checked:8,.0f} games/s (generic checked driver)"
         print(f"{line}  {steps:6,.0f} steps/game")
+    print("KILL SHOT (game type 1, default options), the search player's measure:")
+    report_actions(KillShot(game), "kill-shot", args.seconds)
 
 
 if __name__ == "__main__":

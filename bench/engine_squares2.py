@@ -7,6 +7,10 @@ legality check but still records the full history), and the generic protocol dri
 `rules_engine.core.play_random` (`sample_action` + checked `apply`), which is what any
 engine gets.  Both play the same game for the same seed.  Time is the process's CPU time,
 so the figure is per core even on a busy machine.
+
+Last, the search player's measure (`bench/engine_aim.py`): actions applied per CPU second
+with legal-action generation, next to its aim of 300,000, written to
+`out/bench/engine-squares2.json`.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from engine_aim import report_actions  # noqa: E402
 from playout import games_per_second  # noqa: E402
 
 from printgen.engines import game_data  # noqa: E402
@@ -64,6 +69,8 @@ def main() -> None:
             f"{checked:7,.0f} games/s (generic checked driver)  "
             f"{actions:.0f} actions, {turns:.0f} turns per game"
         )
+    print("SQUARES II (default options), the search player's measure:")
+    report_actions(Squares2(game), "squares2", args.seconds)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,10 @@ legality check but still records the full history), and the generic protocol dri
 `rules_engine.core.play_random` (`sample_action` + checked `apply`), which is what any
 engine gets.  Both play the same game for the same seed.  The process runs on one core
 (it is single-threaded), so games per second is games per second per core.
+
+Last, the search player's measure (`bench/engine_aim.py`): actions applied per CPU second
+with legal-action generation, next to its aim of 300,000, written to
+`out/bench/engine-susumuka-modoruka.json`.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from engine_aim import report_actions  # noqa: E402
 from playout import games_per_second  # noqa: E402
 
 from printgen.engines import game_data  # noqa: E402
@@ -52,6 +57,8 @@ def main() -> None:
             f"  {players} players {fast:8,.0f} games/s (engine driver)  "
             f"{checked:8,.0f} games/s (generic checked driver)  {steps:.0f} steps/game"
         )
+    print("Susumuka & Modoruka (default options), the search player's measure:")
+    report_actions(SusumukaModoruka(game), "susumuka-modoruka", args.seconds)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from rules_engine.squares2.abilities import (
     Ability,
     ContinuousEffect,
 )
+from rules_engine.squares2.actions import Move, Pass, Place, Use
 from rules_engine.squares2.battle import Battle
 from rules_engine.squares2.state import Squares2State
 from rules_engine.squares2.tiles import Face, Tile, tile_specs_of_deck
@@ -266,9 +267,31 @@ class Squares2(EngineBase):
             for s in range(self.squares)
         )
         self._at = at
+        # The actions, made once and reused by every list of legal actions: per player and
+        # square, each step (its square, row, whether along the row, the `Move`); per
+        # player, face and camp square, the `Place`; uses are made on first need.
         self.steps = tuple(
-            tuple((t, self.row_of[t], self.row_of[t] == self.row_of[s]) for t in self.orthogonal[s])
-            for s in range(self.squares)
+            tuple(
+                tuple(
+                    (t, self.row_of[t], self.row_of[t] == self.row_of[s], Move(p, s, t))
+                    for t in self.orthogonal[s]
+                )
+                for s in range(self.squares)
+            )
+            for p in range(2)
+        )
+        self.place_actions = tuple(
+            tuple(
+                {sq: Place(p, face >> 1, face & 1, sq) for sq in self.camp_squares[p]}
+                for face in range(2 * self.tiles_per_set)
+            )
+            for p in range(2)
+        )
+        self.passes = (Pass(0), Pass(1))
+        # Per player and face: the uses of its ability, [src][dst + 1] (made on first need).
+        self.use_rows: tuple[list[tuple[tuple[Use, ...], ...] | None], ...] = (
+            [None] * (2 * self.tiles_per_set),
+            [None] * (2 * self.tiles_per_set),
         )
         self._hand_faces: dict[int, tuple[int, ...]] = {}
         self._fitting: dict[tuple[int, int, int], tuple[tuple[int, bool], ...]] = {}
@@ -304,6 +327,24 @@ class Squares2(EngineBase):
                 rows.append((target, at(target, 0, fwd * distance) if target >= 0 else -1))
             table = tuple(rows)
             self._push_tables[key] = table
+        return table
+
+    def uses(self, player: int, face: int) -> tuple[tuple[Use, ...], ...]:
+        """Every `Use` of the ability on a player's face, `[src][dst + 1]`, made once (one
+        table per player and ability)."""
+        rows = self.use_rows[player]
+        table = rows[face]
+        if table is None:
+            ability = self.fability[player][face]
+            same = [f for f, a in enumerate(self.fability[player]) if a == ability]
+            table = next((rows[f] for f in same if rows[f] is not None), None)
+            if table is None:
+                table = tuple(
+                    tuple(Use(player, ability, src, dst) for dst in range(-1, self.squares))
+                    for src in range(self.squares)
+                )
+            for f in same:
+                rows[f] = table
         return table
 
     def diagonal_table(self, distance: int) -> tuple[tuple[int, ...], ...]:

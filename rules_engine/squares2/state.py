@@ -146,10 +146,11 @@ class Squares2State(TurnStateBase[Action, "Squares2"]):
         if phase == RETURN:
             return [Return(player, sq) for sq in self.returnable(player)]
         places, others = self._choices()
-        out: list[Action] = [
-            Place(player, face >> 1, face & 1, sq) for face, squares in places for sq in squares
-        ]
-        out.extend(self._action_of(raw) for raw in others)
+        if not places:
+            return others
+        made = self.g.place_actions[player]
+        out: list[Action] = [made[face][sq] for face, squares in places for sq in squares]
+        out.extend(others)
         return out
 
     def sample_action(self, player: int, rng: random.Random) -> Action:
@@ -166,13 +167,12 @@ class Squares2State(TurnStateBase[Action, "Squares2"]):
             for _, squares in places:
                 total += len(squares)
             k = int(rng.random() * total)
-            p = self.to_move
             for face, squares in places:
                 n = len(squares)
                 if k < n:
-                    return Place(p, face >> 1, face & 1, squares[k])
+                    return self.g.place_actions[self.to_move][face][squares[k]]
                 k -= n
-            return self._action_of(others[k])
+            return others[k]
         if phase == RETURN:
             p = self.returners[0]
             options = self.returnable(p)
@@ -412,7 +412,6 @@ class Squares2State(TurnStateBase[Action, "Squares2"]):
     _choices = turn._choices
     _choices_general = turn._choices_general
     _can_arrive = turn._can_arrive
-    _action_of = turn._action_of
     _check = turn._check
     _own = turn._own
     _do = turn._do

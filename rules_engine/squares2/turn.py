@@ -37,22 +37,14 @@ RETURN: Final = 2
 OVER: Final = 3
 PHASE_NAMES: Final = ("first", "turn", "return", "over")
 
-# Kinds of the engine's compact turn choices (see Squares2State._choices)
-MOVE: Final = 0
-USE: Final = 1
-PASS: Final = 2
-
-
 # --- legal choices -------------------------------------------------------------------------
 
 
-def _choices(
-    self: Squares2State,
-) -> tuple[list[tuple[int, tuple[int, ...]]], list[tuple[int, int, int]]]:
+def _choices(self: Squares2State) -> tuple[list[tuple[int, tuple[int, ...]]], list[Action]]:
     """The current player's legal turn actions, in `legal_actions` order: placements
     grouped by face (tiles in set order, front then back) with their squares, then per
-    own tile (by square) its moves and its ability uses as (kind, src, dst) with kind
-    MOVE or USE, or (PASS, -1, -1) when there is nothing else."""
+    own tile (by square) its moves and its ability uses, or `Pass` when there is nothing
+    else.  The actions are the engine's own, made once (`Squares2.steps`...)."""
     g = self.g
     if g.continuous:
         return self._choices_general()
@@ -72,10 +64,11 @@ def _choices(
                 places = [(face, open_squares if ok else fallback) for face, ok in fits]
             else:
                 places = [(face, open_squares) for face, ok in fits if ok]
-    others: list[tuple[int, int, int]] = []
+    others: list[Action] = []
     move_max = g.move_max
     feffect = g.feffect[p]
-    steps = g.steps
+    steps = g.steps[p]
+    use_rows = g.use_rows[p]
     append = others.append
     # What a tile may add to each row; whether a move along the row keeps it in limits.
     row_room = list(map(move_max.__sub__, totals))
@@ -89,20 +82,23 @@ def _choices(
             continue
         face = c & 127
         v = vals[face]
-        for dst, row, same in steps[src]:
+        for dst, row, same, move in steps[src]:
             d = cell[dst]
             if d >> 7 != p and (
                 (d >= 0 and not checked) or (keeps[row] if same else v <= row_room[row])
             ):
-                append((MOVE, src, dst))
+                append(move)
         effect = feffect[face]
+        if not effect:
+            continue
+        uses = (use_rows[face] or g.uses(p, face))[src]
         if effect == E_FLIP:
-            others.append((USE, src, -1))
+            append(uses[0])
         elif effect == E_PUSH:
             target = g.push_table(p, g.fdistance[p][face])[src][0]
             if target >= 0 and cell[target] >= 0 and self._push_error(p, src, face) is None:
-                others.append((USE, src, -1))
-        elif effect in (E_CAMP, E_DIAGONAL):
+                append(uses[0])
+        else:  # E_CAMP or E_DIAGONAL
             targets = (
                 g.camp_squares[p]
                 if effect == E_CAMP
@@ -111,7 +107,7 @@ def _choices(
             if not limited:
                 for dst in targets:
                     if dst != src and cell[dst] >> 7 != p:
-                        append((USE, src, dst))
+                        append(uses[dst + 1])
                 continue
             src_row = row_of[src]
             for dst in targets:
@@ -122,15 +118,15 @@ def _choices(
                     row = row_of[dst]
                     if not (keeps[row] if row == src_row else v <= row_room[row]):
                         continue
-                others.append((USE, src, dst))
+                append(uses[dst + 1])
     if not places and not others:
-        others.append((PASS, -1, -1))
+        append(g.passes[p])
     return places, others
 
 
 def _choices_general(
     self: Squares2State,
-) -> tuple[list[tuple[int, tuple[int, ...]]], list[tuple[int, int, int]]]:
+) -> tuple[list[tuple[int, tuple[int, ...]]], list[Action]]:
     """`_choices` with continuous abilities: totals and vetoes asked square by square."""
     g = self.g
     p = self.to_move
@@ -149,7 +145,7 @@ def _choices_general(
             )
             if squares:
                 places.append((face, squares))
-    others: list[tuple[int, int, int]] = []
+    others: list[Action] = []
     limit_for = {"move": g.move_max, "leap": -1, "diagonal": -1}
     if g.ability_limited:
         limit_for["leap"] = limit_for["diagonal"] = g.move_max
@@ -158,15 +154,18 @@ def _choices_general(
         if c >> 7 != p:
             continue
         face = c & 127
-        for dst in g.orthogonal[src]:
+        for dst, _, _, move in g.steps[p][src]:
             if self._can_arrive(p, src, dst, limit_for["move"], "move"):
-                others.append((MOVE, src, dst))
+                others.append(move)
         effect = g.feffect[p][face]
+        if effect == E_CONTINUOUS:
+            continue
+        uses = g.uses(p, face)[src]
         if effect == E_FLIP:
-            others.append((USE, src, -1))
+            others.append(uses[0])
         elif effect == E_PUSH:
             if self._push_error(p, src, face) is None:
-                others.append((USE, src, -1))
+                others.append(uses[0])
         elif effect in (E_CAMP, E_DIAGONAL):
             how = "leap" if effect == E_CAMP else "diagonal"
             targets = (
@@ -176,9 +175,9 @@ def _choices_general(
             )
             for dst in targets:
                 if dst != src and self._can_arrive(p, src, dst, limit_for[how], how):
-                    others.append((USE, src, dst))
+                    others.append(uses[dst + 1])
     if not places and not others:
-        others.append((PASS, -1, -1))
+        others.append(g.passes[p])
     return places, others
 
 
@@ -194,16 +193,6 @@ def _can_arrive(self: Squares2State, p: int, src: int, dst: int, limit: int, how
     ):
         return False
     return not (self.g.continuous and self._veto(src, dst, how))
-
-
-def _action_of(self: Squares2State, raw: tuple[int, int, int]) -> Action:
-    kind, src, dst = raw
-    p = self.to_move
-    if kind == MOVE:
-        return Move(p, src, dst)
-    if kind == USE:
-        return Use(p, self.g.fability[p][self.cell[src] & 127], src, dst)
-    return Pass(p)
 
 
 # --- checking -------------------------------------------------------------------------------
@@ -252,7 +241,7 @@ def _check(self: Squares2State, player: int, action: Action) -> None:
         self._check_use(player, action)
     elif isinstance(action, Pass):
         places, others = self._choices()
-        if places or others[0][0] != PASS:
+        if places or type(others[0]) is not Pass:
             raise IllegalActionError("2-1", f"{name} can act, so may not pass")
     else:
         raise IllegalActionError("2-1", f"not a SQUARES II action: {action!r}")

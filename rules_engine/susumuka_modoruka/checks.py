@@ -31,6 +31,9 @@ def check(state: SusumukaState, player: int, action: Action) -> None:
     g = state.g
     if phase == OVER:
         raise IllegalActionError("game-end", "the game is over")
+    if type(action) is Act:  # the most frequent (the kinds below are disjoint)
+        _check_decision(state, player, action)
+        return
     if isinstance(action, Roll):
         if phase != ROLL:
             raise IllegalActionError("combat-roll", f"no combat dice are rolled now ({now(state)})")
@@ -69,6 +72,13 @@ def check(state: SusumukaState, player: int, action: Action) -> None:
         return
     if not isinstance(action, Act):
         raise IllegalActionError("turn-order", f"not a Susumuka & Modoruka action: {action!r}")
+    _check_decision(state, player, action)
+
+
+def _check_decision(state: SusumukaState, player: int, action: Act) -> None:
+    """A player's decision (`Act`): theirs to take now, and one of the legal ones."""
+    phase = state.phase
+    g = state.g
     if player == CHANCE or phase in (FIRST, DRAW, ROLL, ITEM):
         raise IllegalActionError("turn-order", f"chance acts now ({now(state)})")
     p = action.player
@@ -76,7 +86,7 @@ def check(state: SusumukaState, player: int, action: Action) -> None:
         raise IllegalActionError(
             "turn-order", f"it is {g.names[state.cur]}'s turn, not {g.player_name(p)}'s"
         )
-    if action in state.legal_actions(p):
+    if action in state.offered(p):
         return
     raise why(state, p, action)
 

@@ -98,6 +98,7 @@ class SusumukaState(TurnStateBase[Action, "SusumukaModoruka"]):
 
     __slots__ = (
         "_history",
+        "_offered",
         "_seen_by",
         "c_bonus",
         "c_card",
@@ -159,6 +160,8 @@ class SusumukaState(TurnStateBase[Action, "SusumukaModoruka"]):
         self.n = n
         self._history: list[Step[Action]] = []
         self._seen_by: list[int] = []  # per history entry: the only player who saw it, or -1
+        # The last decision listed by `legal_actions`: (history length, player, actions).
+        self._offered: tuple[int, int, tuple[Action, ...]] | None = None
         self.phase = FIRST
         self.round = 1
         self.first = -1
@@ -334,6 +337,29 @@ class SusumukaState(TurnStateBase[Action, "SusumukaModoruka"]):
             return []
         if player != self.cur or phase in (FIRST, DRAW, ROLL, ITEM, OVER):
             return []
+        # A decision is listed once: a search player's playout lists it, then `apply`
+        # checks the pick against the same list (`checks.check`).  Every change of the
+        # state goes through the history, so its length dates the list.
+        stamp = len(self._history)
+        offered = self._offered
+        if offered is not None and offered[0] == stamp and offered[1] == player:
+            return list(offered[2])
+        acts = self._decisions(player)
+        self._offered = (stamp, player, tuple(acts))
+        return acts
+
+    def offered(self, player: int) -> tuple[Action, ...]:
+        """The player's legal decisions now, as `legal_actions` lists them (kept)."""
+        offered = self._offered
+        if offered is None or offered[0] != len(self._history) or offered[1] != player:
+            self.legal_actions(player)
+            offered = self._offered
+            assert offered is not None
+        return offered[2]
+
+    def _decisions(self, player: int) -> list[Action]:
+        """The current player's legal actions in a phase of decisions (not chance's)."""
+        phase = self.phase
         if phase == MAIN:
             return main_actions(self, player)
         if phase == CHOOSE:
@@ -383,13 +409,23 @@ class SusumukaState(TurnStateBase[Action, "SusumukaModoruka"]):
             raise IllegalActionError("turn-order", f"{g.player_name(player)} has nothing to do now")
         return acts[int(rng.random() * len(acts))]
 
+    def apply(self, action: Action) -> None:
+        """`StateBase.apply` without asking who acts: here one player, or chance, acts at a
+        time (the same checks and errors, the hot path of every playout)."""
+        phase = self.phase
+        if phase == OVER:
+            raise IllegalActionError(self.OVER_RULE, "the game is over")
+        check(self, CHANCE if phase in _CHANCE_PHASES else self.cur, action)
+        self._record(action)
+        self._do(action)
+
     def _record(self, action: Action) -> None:
         self._history.append(action)
         seen = -1
         if (
-            isinstance(action, Draw)
-            and self.phase == DRAW
+            self.phase == DRAW
             and self.purpose == INVESTIGATE
+            and isinstance(action, Draw)
             and self.g.dungeon[self.g.dungeon_index[action.card]].type != "lost_property"
         ):
             seen = self.cur
@@ -401,6 +437,7 @@ class SusumukaState(TurnStateBase[Action, "SusumukaModoruka"]):
             object.__setattr__(new, name, getattr(self, name))
         new._history = list(self._history)
         new._seen_by = list(self._seen_by)
+        new._offered = None
         for name in _FLAT:
             object.__setattr__(new, name, list(getattr(self, name)))
         for name in _NESTED:
@@ -594,6 +631,9 @@ class SusumukaState(TurnStateBase[Action, "SusumukaModoruka"]):
     def player_view(self, player: int) -> SusumukaView:
         return player_view(self, player)
 
+
+# The phases where chance acts (`current_players`).
+_CHANCE_PHASES: Final = frozenset((FIRST, DRAW, ROLL, ITEM))
 
 # State attributes by how clone() copies them.
 _PLAIN: Final = (

@@ -1,0 +1,50 @@
+"""The engine figure `make bench` sums up: actions applied per CPU second with legal-action
+generation (`playout.actions_per_second`), printed next to its aim and written to
+`out/bench/engine-<game>.json` for `bench/summary.py`.
+
+Shared by the engine benchmarks of SQUARES II, Susumuka & Modoruka and KILL SHOT, so that
+each prints the same line and writes the same keys.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from playout import actions_per_second
+
+ROOT = Path(__file__).resolve().parents[1]
+AIM_ACTIONS_PER_S = 300_000
+"""Issue 18: a search player's playouts need at least this many actions per second per core."""
+
+
+def verdict(value: float, aim: float) -> str:
+    """`PASS`, or how far the figure is from its aim (`over x1.4`: the aim is 1.4 times it)."""
+    return "PASS" if value >= aim else f"over x{aim / value:.1f}"
+
+
+def report_actions(
+    engine: Any, game_id: str, seconds: float, aim: float = AIM_ACTIONS_PER_S
+) -> float:
+    """Measure `engine` for about `seconds` of CPU, print the figure against `aim`, write
+    `out/bench/engine-<game_id>.json` (keys `actions_per_s`, `aim_actions_per_s`, and the
+    games per second and actions per game of that playout) and return actions per second."""
+    per_second, games, per_game = actions_per_second(engine, seconds)
+    print(
+        f"  actions applied per second per core (legal actions generated): "
+        f"{per_second:,.0f}  aim {aim:,.0f}  {verdict(per_second, aim)}  "
+        f"({games:,.1f} games/s, {per_game:,.0f} actions/game)"
+    )
+    out = ROOT / "out" / "bench"
+    out.mkdir(parents=True, exist_ok=True)
+    figures = {
+        "actions_per_s": round(per_second),
+        "aim_actions_per_s": aim,
+        "games_per_s": round(games, 2),
+        "actions_per_game": round(per_game, 1),
+        "cpu_seconds": seconds,
+    }
+    path = out / f"engine-{game_id}.json"
+    path.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+    return per_second
