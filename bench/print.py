@@ -50,6 +50,14 @@ AIM_PDF_MS = 2.0
 AIM_PNG_MS = 30.0
 AIM_PEAK_MB = 150.0
 AIM_MEM_CARDS = 1000
+# Whole processes, as a user runs them: start-up (`printgen --help`, `printgen list`) and a
+# 200-card build (A4, 9-up, crop marks, duplex backs; no PNG, no rulebook), best of a few
+# runs; peak memory of the same build for 200 and 2,000 cards (flat: within 1.25x).
+AIM_STARTUP_S = 0.15
+AIM_DECK200_S = 0.25
+AIM_MEMORY_GROWTH = 1.25
+STARTUP_RUNS = 10
+DECK_RUNS = 5
 BUSY_PCT = 10  # other processes' CPU (% of one core) above which a phase is flagged
 
 
@@ -352,6 +360,89 @@ def profile_phase(root: Path, game: str, phase: str, top: int) -> None:
     stats.sort_stats("cumulative").print_stats(top)
 
 
+# --- whole processes -----------------------------------------------------------------------
+
+
+def run_process(cmd: list[str], cwd: Path) -> tuple[float, float, float]:
+    """(wall s, CPU s, peak MB) of one run of a command in a process of its own."""
+    with tempfile.TemporaryFile() as errors:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=errors)
+        _pid, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            errors.seek(0)
+            sys.stderr.write(errors.read().decode("utf-8", "replace"))
+            raise SystemExit(f"bench: {' '.join(cmd)} failed (exit {proc.returncode})")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0
+
+
+def best_of(runs: int, cmd: list[str], cwd: Path) -> dict[str, float]:
+    """The quickest wall and CPU time over `runs` runs (each figure its own best), and the
+    largest peak memory."""
+    results = [run_process(cmd, cwd) for _ in range(runs)]
+    return {
+        "wall_s": round(min(r[0] for r in results), 3),
+        "cpu_s": round(min(r[1] for r in results), 3),
+        "peak_mb": round(max(r[2] for r in results), 1),
+    }
+
+
+def whole_process(tmp: Path) -> dict[str, Any]:
+    """Start-up and the 200-card build as whole `printgen` processes, and the peak memory
+    of that build for 200 and 2,000 cards."""
+    printgen = str(Path(sys.executable).with_name("printgen"))
+    run_process([printgen, "--help"], REPO)  # a first run writes the bytecode caches
+    startup = {
+        "help": best_of(STARTUP_RUNS, [printgen, "--help"], REPO),
+        "list": best_of(STARTUP_RUNS, [printgen, "list"], REPO),
+    }
+    builds: dict[int, dict[str, float]] = {}
+    for cards, runs in ((200, DECK_RUNS), (2000, 1)):
+        root = tmp / f"whole-{cards}"
+        make_deck_project(root, cards)
+        print(f"bench: whole process, {cards} cards...", file=sys.stderr, flush=True)
+        cmd = [printgen, "build", DECK_GAME, "--paper", "a4", "--no-png", "--no-rulebook"]
+        cmd += ["--force", "--out", str(root / "out")]
+        builds[cards] = best_of(runs, cmd, root)
+    growth = builds[2000]["peak_mb"] / builds[200]["peak_mb"]
+    return {
+        "startup_s": max(startup["help"]["wall_s"], startup["list"]["wall_s"]),
+        "aim_startup_s": AIM_STARTUP_S,
+        "startup": startup,
+        "deck200_whole_process_s": builds[200]["wall_s"],
+        "aim_deck200_whole_process_s": AIM_DECK200_S,
+        "deck200_whole_process": builds[200],
+        "deck2000_whole_process": builds[2000],
+        "peak_mb_growth_200_to_2000": round(growth, 2),
+        "aim_peak_mb_growth": AIM_MEMORY_GROWTH,
+    }
+
+
+def print_whole_process(figures: dict[str, Any]) -> None:
+    print("whole process (wall best of runs; cpu = user+sys of the process):")
+    for name, row in figures["startup"].items():
+        cmd = f"printgen {'--help' if name == 'help' else name}"
+        print(
+            f"  start-up {cmd:16} {row['wall_s']:6.3f} s (cpu {row['cpu_s']:.3f} s): "
+            f"{AIM_STARTUP_S:g} s {verdict(row['wall_s'], AIM_STARTUP_S)}"
+        )
+    for cards in (200, 2000):
+        row = figures[f"deck{cards}_whole_process"]
+        aim = (
+            f"{AIM_DECK200_S:g} s {verdict(row['wall_s'], AIM_DECK200_S)}"
+            if cards == 200
+            else f"peak x{figures['peak_mb_growth_200_to_2000']:.2f} of 200 cards': "
+            f"x{AIM_MEMORY_GROWTH:g} "
+            + verdict(figures["peak_mb_growth_200_to_2000"], AIM_MEMORY_GROWTH)
+        )
+        print(
+            f"  build {cards:>5} cards (A4, no PNG, no rulebook) {row['wall_s']:6.3f} s "
+            f"(cpu {row['cpu_s']:.3f} s), peak {row['peak_mb']:.0f} MB: {aim}"
+        )
+
+
 # --- the driver ----------------------------------------------------------------------------
 
 
@@ -453,6 +544,11 @@ def main(argv: list[str] | None = None) -> int:
         "--profile", choices=PHASES, help="cProfile one phase of the generated deck"
     )
     parser.add_argument("--top", type=int, default=25, help="functions listed by --profile")
+    parser.add_argument(
+        "--whole-process",
+        action="store_true",
+        help="only the whole-process figures (start-up, 200-card build, memory)",
+    )
     parser.add_argument("--phase", choices=PHASES, help=argparse.SUPPRESS)
     parser.add_argument("--root", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--game", help=argparse.SUPPRESS)
@@ -470,6 +566,9 @@ def main(argv: list[str] | None = None) -> int:
         make_cards_only_project(cards_root)
         if args.profile:
             profile_phase(deck_root, DECK_GAME, args.profile, args.top)
+            return 0
+        if args.whole_process:
+            print_whole_process(whole_process(Path(tmp)))
             return 0
         # Repeats per phase (best run reported): the 36-card game is quick, so best of 3;
         # the big deck's PNG phases run once to keep `make bench` near a minute.
@@ -492,9 +591,12 @@ def main(argv: list[str] | None = None) -> int:
                     {"case": case, "phase": phase, **child(root, game, phase, repeats[phase])}
                 )
             rows.append(build_row(rows[-len(PHASES) :]))
+        whole = whole_process(Path(tmp))
         wall_s = time.perf_counter() - t0
 
     print_table(rows)
+    print()
+    print_whole_process(whole)
     report: dict[str, Any] = {
         "cpus": os.cpu_count(),
         "python": sys.version.split()[0],
@@ -506,6 +608,7 @@ def main(argv: list[str] | None = None) -> int:
         "bench_wall_s": round(wall_s, 1),
         "loadavg_before": round(load_before, 2),
         "results": [{**row, "aims": aims_of(row)} for row in rows],
+        **whole,
     }
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(report, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")

@@ -16,12 +16,10 @@ import re
 import shutil
 import tempfile
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from printgen.engines import engine_entry
 from printgen.errors import ErrorList, Location, PrintgenError, display_path
 from printgen.exports import FaceUse, PngFile, drawing_of, plan_pngs, render_pngs, write_card_pdf
 from printgen.files import check_inside, give_usual_mode
@@ -32,9 +30,6 @@ from printgen.model import Game, Piece, find_games, load_game
 from printgen.ops import Face
 from printgen.pdfdraw import face_form_name
 from printgen.render import faces_of, piece_size
-from printgen.rulebook import Rulebook, has_rulebook, load_rulebook, rulebook_html
-from printgen.rulebook.diagrams import PICTURE_SCHEME
-from printgen.rulebook.pdf import pdf_pool, render_pdf_pages
 from printgen.sheets import (
     SheetInfo,
     checklist_rows_per_page,
@@ -44,6 +39,11 @@ from printgen.sheets import (
     write_sheets,
 )
 from printgen.templating import reset_budget
+
+if TYPE_CHECKING:  # the rules engines and the rulebook renderer load when a build needs them
+    from concurrent.futures import ProcessPoolExecutor
+
+    from printgen.rulebook import Rulebook
 
 Progress = Callable[[str, int], None]  # (step description, units of work done)
 
@@ -161,6 +161,8 @@ def render_all(
 ) -> list[Rendered]:
     """Each game's faces (and rulebook, when asked), with its warnings (`strict`: they are
     to be reported as errors, so they do not say that --strict would make them one)."""
+    from printgen.rulebook import has_rulebook, load_rulebook
+
     rendered = []
     for game in games:
         reset_budget()
@@ -192,6 +194,9 @@ def validate_games(
 ) -> list[Validated]:
     """Everything `build` checks, with nothing written: the data, every face, the rulebook
     (its templates, references and pictures) and the worked examples it quotes."""
+    from printgen.engines import engine_entry
+    from printgen.rulebook import rulebook_html
+
     lib, games = load_all(project, names, version)
     report = []
     for r in render_all(lib, games, lang, rulebooks=True, strict=strict):
@@ -639,6 +644,8 @@ def plan_rulebooks(
             else f"not rebuilt: {n} worked example{'s' if n != 1 else ''} do not hold"
         )
         return plan
+    from printgen.rulebook import rulebook_html
+
     plan.draft = bool(examples.failing)
     pages = rulebook_html(
         lib, r.rulebook, pictures=pictures, draft=plan.draft, results=examples.results
@@ -672,7 +679,11 @@ def plan_rulebooks(
     return plan
 
 
-PICTURE_URI = re.compile(rf"{PICTURE_SCHEME}:([0-9a-f]+\.[a-z]+)")
+def picture_uri() -> re.Pattern[str]:
+    """A picture's address in a book's HTML (the rulebook renderer loads when asked)."""
+    from printgen.rulebook.diagrams import PICTURE_SCHEME
+
+    return re.compile(rf"{PICTURE_SCHEME}:([0-9a-f]+\.[a-z]+)")
 
 
 def write_rulebooks(staging: Staging, plan: BookPlan, previous: Previous | None) -> list[str]:
@@ -691,8 +702,8 @@ def write_rulebooks(staging: Staging, plan: BookPlan, previous: Previous | None)
     for job in plan.jobs:
         extra = {**job.entry, "sources_sha256": plan.sources}
         if job.entry["kind"] == "rulebook-html":
-            names = sorted(set(PICTURE_URI.findall(job.html)))
-            html = PICTURE_URI.sub(lambda m: f"pictures/{m.group(1)}", job.html)
+            names = sorted(set(picture_uri().findall(job.html)))
+            html = picture_uri().sub(lambda m: f"pictures/{m.group(1)}", job.html)
             staging.put(job.path, html.encode("utf-8"), extra, job.inputs)
             for name in names:
                 assets.setdefault(f"html/pictures/{name}", name)
@@ -836,6 +847,8 @@ def write_game(
     if examples is None:
         examples = check_examples(game, None)
     if books is None and r.rulebook is not None:
+        from printgen.rulebook.pdf import render_pdf_pages
+
         with tempfile.TemporaryDirectory(prefix="printgen-pictures-") as pictures:
 
             def here(html: str, name: str) -> Any:
@@ -1022,6 +1035,8 @@ def game_folder(out_root: Path, game: Game, opts: BuildOptions) -> Path:
 
 def _pdf_job(html: str, layouts: Path, title: str, pictures: Path) -> tuple[bytes, list[str]]:
     """In a worker process: one rulebook edition, HTML to PDF."""
+    from printgen.rulebook.pdf import render_pdf_pages
+
     return render_pdf_pages(html, layouts, title, pictures)
 
 
@@ -1065,6 +1080,8 @@ def build(
     pictures = Path(tempfile.mkdtemp(prefix=".pictures-", dir=out_root))
 
     def submit(html: str, title: str) -> Any:
+        from printgen.rulebook.pdf import pdf_pool, render_pdf_pages
+
         if opts.jobs <= 1:
             return _Done(render_pdf_pages(html, lib.root, title, pictures))
         if not pools:

@@ -6,27 +6,46 @@ import math
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from printgen.build import (
-    BuildOptions,
-    GameOutput,
-    Project,
-    Rendered,
-    build,
-    load_all,
-    validate_games,
-    work_units,
-)
 from printgen.errors import ErrorList, PrintgenError, display_path
-from printgen.render import LANG_CHOICES
-from printgen.vendors import load_vendor, vendor_failures
+from printgen.languages import LANG_CHOICES
 
-err = Console(stderr=True, highlight=False)
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from printgen.build import BuildOptions, GameOutput, Project, Rendered
+
+# Each command imports what it uses when it runs: `printgen --help` and `printgen list`
+# start without the renderer, the rules engines, the rulebook or rich's progress bars.
+
+
+class _Stderr:
+    """rich's console on stderr, made on first use (rich takes a while to import)."""
+
+    def __init__(self) -> None:
+        self._console: Console | None = None
+
+    @property
+    def console(self) -> Console:
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(stderr=True, highlight=False)
+        return self._console
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.console.is_terminal
+
+    def print(self, *objects: Any, **options: Any) -> None:
+        self.console.print(*objects, **options)
+
+
+err = _Stderr()
 
 
 def _offset(_ctx: click.Context, _param: click.Parameter, value: str | None) -> tuple[float, float]:
@@ -64,12 +83,20 @@ VERSION_OPTION = click.option(
 
 def progress_bar() -> Progress:
     """A progress bar on stderr, shown on a terminal only, gone when done."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
     return Progress(
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
-        console=err,
+        console=err.console,
         transient=True,
         disable=not err.is_terminal,
     )
@@ -113,6 +140,8 @@ def run(action: Callable[[], Any]) -> None:
 @click.pass_context
 def cli(ctx: click.Context, root: Path) -> None:
     """Printable components and rulebooks for tabletop games, from one YAML description."""
+    from printgen.build import Project
+
     ctx.obj = Project(root)
 
 
@@ -210,6 +239,9 @@ def build_cmd(
     """Build print-and-play files for GAMES (default: every game)."""
 
     def action() -> None:
+        from printgen.build import BuildOptions, build, work_units
+        from printgen.vendors import load_vendor, vendor_failures
+
         if out_dir.exists() and not out_dir.is_dir():
             raise PrintgenError(
                 f"--out {display_path(out_dir)} is a file, not a folder: name a folder to build into"
@@ -268,6 +300,8 @@ def validate(
     without writing anything."""
 
     def action() -> None:
+        from printgen.build import validate_games
+
         names = project.select(games)
         problems: list[PrintgenError] = []
         for found in validate_games(project, names, lang, version, strict):
@@ -384,6 +418,8 @@ def list_cmd(project: Project) -> None:
     """List the games in components/."""
 
     def action() -> None:
+        from printgen.build import load_all
+
         lib, loaded = load_all(project, project.select(()))
         del lib
         for game in loaded:
@@ -439,6 +475,7 @@ def check(
 
     def action() -> None:
         from printgen import coverage as cov
+        from printgen.build import load_all
         from printgen.engines import engine_entry
         from printgen.examples import check_game
 
@@ -576,6 +613,8 @@ def loop_setup(
     no_rulebook: bool,
     draft: bool,
 ) -> tuple[list[str], BuildOptions]:
+    from printgen.build import BuildOptions
+
     names = project.select(games)
     opts = BuildOptions(
         papers=paper or ("a4", "letter"), lang=lang, rulebooks=not no_rulebook, draft=draft
@@ -696,6 +735,7 @@ def examples_log(project: Project, game: str, examples: tuple[str, ...]) -> None
     event log: every rule the engine applied, in words."""
 
     def action() -> None:
+        from printgen.build import load_all
         from printgen.engines import engine_entry
         from printgen.examples import check_file, example_files
         from printgen.narration import log_line
@@ -754,6 +794,7 @@ def examples_suggest(
     file), replayed first: it passes printgen check as written."""
 
     def action() -> None:
+        from printgen.build import load_all
         from printgen.suggest import suggest, write_draft
 
         _lib, (loaded,) = load_all(project, project.select((game,)))
@@ -900,6 +941,8 @@ def balance(
             strength_games=strength_games,
             claims=not no_claims,
         )
+        from printgen.build import load_all
+
         _lib, (loaded,) = load_all(project, project.select((game,)))
         command = request.command(loaded.id)
         with progress_bar() as bar:
@@ -909,6 +952,8 @@ def balance(
                 return lambda n: bar.advance(task, n)
 
             report = run_balance(loaded, request, command, workers, scheduler, progress)
+        from rich.console import Console
+
         out = Console(highlight=False)
         show(report, out if out.is_terminal else Console(highlight=False, width=120))
         html, pdf = write_report(report, out_dir / loaded.id / "balance")

@@ -6,14 +6,12 @@ from __future__ import annotations
 import hashlib
 import io
 from collections.abc import Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from printgen.layouts import Font
 from printgen.ops import Face
 from printgen.pdfdraw import ensure_form
-from printgen.raster import png_bytes
 from printgen.sheets import new_canvas
 from printgen.units import PT_PER_MM as mm
 
@@ -42,12 +40,18 @@ def _bleed_size(face: Face) -> tuple[float, float]:
 
 
 def _png_job(args: tuple[Face, int]) -> bytes:
+    from printgen.raster import png_bytes
+
     return png_bytes(*args)
 
 
 def render_pngs(faces: Iterable[Face], dpi: int, jobs: int) -> Iterator[tuple[str, bytes]]:
     """(face key, PNG bytes) for each distinct face, drawn on `jobs` processes and handed
     over one at a time, so a thousand images never sit in memory together."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from printgen.raster import png_bytes
+
     todo = list({f.key: f for f in faces}.values())
     # Largest first, one at a time: a board's image takes as long as dozens of cards'.
     todo.sort(key=lambda f: -(f.width + 2 * f.bleed) * (f.height + 2 * f.bleed))

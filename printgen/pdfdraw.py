@@ -1,20 +1,42 @@
-"""Drawing faces with reportlab: vector shapes and embedded TrueType text."""
+"""Drawing faces with reportlab: vector shapes and embedded TrueType text.
+
+A face is compiled once into PDF operators (`FaceDrawing`) and replayed as a form XObject
+into every document that shows it (the sheets, `cards.pdf`, a print shop's files): the
+shapes' operators are text that any document can take as it is; only a text run waits to
+be encoded per document, because reportlab numbers the glyphs of a TrueType subset per
+document. The operators are the very ones reportlab's canvas would write (its own number
+formatting and path helpers make them), so a face compiled here and a face drawn through
+the canvas give the same bytes. Faces with pictures or SVG art are drawn through the canvas
+in each document (their images and graphics states are resources of that document).
+"""
 
 from __future__ import annotations
 
 import hashlib
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
 
 from reportlab.lib.colors import HexColor
-from reportlab.pdfbase import pdfdoc
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase import pdfdoc, pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.pathobject import PDFPathObject
 
-from printgen import fonts, svg
+from printgen import fonts
 from printgen.ops import Ellipse, Face, Op, Picture, Polygon, Rect, TextRun, Vector
 from printgen.units import PT_PER_MM as mm
 
+# Path painting as reportlab's canvas writes it under its default even-odd fill rule:
+# (stroke, fill) -> operator.
+_PAINT = {(0, 0): "n", (1, 0): "S", (0, 1): "f*", (1, 1): "B*"}
+NO_DASH = "[] 0 d"
+
 
 def draw_ops(c: Canvas, ops: tuple[Op, ...], left: float, top: float) -> None:
-    """Draw ops whose origin (trim top-left) sits at page point (left, top) in mm, y up."""
+    """Draw ops whose origin (trim top-left) sits at page point (left, top) in mm, y up,
+    through the canvas: faces with pictures or SVG art (`FaceDrawing` compiles the rest)."""
 
     def px(x: float) -> float:
         return (left + x) * mm
@@ -32,6 +54,8 @@ def draw_ops(c: Canvas, ops: tuple[Op, ...], left: float, top: float) -> None:
             c.drawImage(str(op.path), px(op.x), py(op.y + op.h), op.w * mm, op.h * mm, mask="auto")
             continue
         if isinstance(op, Vector):
+            from printgen import svg  # svglib and reportlab.graphics: for SVG art only
+
             drawing = svg.load_svg(op.path, None, op.ink)
             svg.draw_pdf(c, drawing, px(op.x), py(op.y + op.h), op.w * mm, op.h * mm)
             continue
@@ -84,19 +108,176 @@ def draw_ops(c: Canvas, ops: tuple[Op, ...], left: float, top: float) -> None:
     c.setDash([])
 
 
+def _colour(value: str, operator: str) -> str:
+    colour = HexColor(value)
+    return f"{fp_str(colour.red, colour.green, colour.blue)} {operator}"
+
+
+def _shape_code(op: Rect | Ellipse | Polygon, left: float, top: float) -> list[str]:
+    """A shape's operators (origin at page point (left, top) mm), as the canvas writes them:
+    colours, line width, dash, the path and its painting."""
+    code: list[str] = []
+    fill, stroke = op.fill, op.stroke
+    if fill:
+        code.append(_colour(fill, "rg"))
+    if stroke:
+        code.append(_colour(stroke, "RG"))
+        code.append(f"{fp_str(op.stroke_width * mm)} w")
+    dash = op.dash if isinstance(op, Rect | Polygon) else None
+    code.append(f"[{fp_str([d * mm for d in dash])}] 0 d" if dash else NO_DASH)
+    paint = _PAINT[int(bool(stroke)), int(bool(fill))]
+    if isinstance(op, Rect):
+        x0, y0 = (left + op.x) * mm, (top - op.y - op.h) * mm
+        if op.radius > 0:
+            PDFPathObject(code=code).roundRect(x0, y0, op.w * mm, op.h * mm, op.radius * mm)
+            code.append(paint)
+        else:
+            code.append(f"n {fp_str(x0, y0, op.w * mm, op.h * mm)} re {paint}")
+    elif isinstance(op, Ellipse):
+        # as the canvas's ellipse(x1, y1, x2, y2) takes it: a size from two corners
+        x0, y0 = (left + op.x) * mm, (top - op.y - op.h) * mm
+        x1, y1 = (left + op.x + op.w) * mm, (top - op.y) * mm
+        PDFPathObject(code=code).ellipse(x0, y0, x1 - x0, y1 - y0)
+        code.append(paint)
+    else:
+        path = PDFPathObject()
+        (fx, fy), *rest = op.points
+        path.moveTo((left + fx) * mm, (top - fy) * mm)
+        for x, y in rest:
+            path.lineTo((left + x) * mm, (top - y) * mm)
+        if op.closed:
+            path.close()
+        code.append(path.getCode())
+        code.append(_PAINT[int(bool(stroke)), int(bool(fill) and op.closed)])
+    return code
+
+
+@dataclass(frozen=True, slots=True)
+class _Text:
+    """A text run waiting for its document: where, in which font (of the face's `fonts`)
+    and size, what."""
+
+    font: int
+    start: str  # "BT 1 0 0 1 x y Tm"
+    size: str  # "10 Tf 12 TL"
+    text: str
+
+
+@dataclass(frozen=True)
+class FaceDrawing:
+    """A face compiled once: its form's name and size, and its operators (None: drawn
+    through the canvas in each document, for pictures and SVG art)."""
+
+    name: str
+    width_pt: float
+    height_pt: float
+    code: tuple[str | _Text, ...] | None
+    fonts: tuple[tuple[str, Path], ...] = ()  # (key, file) of each font its text is set in
+    coloured: bool = False  # it sets a colour (which makes the document PDF 1.4)
+
+    def replay(self, c: Canvas) -> None:
+        """Write the operators into the canvas's current stream (a form being defined)."""
+        assert self.code is not None
+        out = c._code
+        doc = c._doc
+        escape = c._escape
+        # The fonts as registered now (another project's build may have registered another
+        # file under the same name since this face was compiled).
+        faces: list[TTFont] = [
+            pdfmetrics.getFont(fonts.pdf_font_name(key, path)) for key, path in self.fonts
+        ]
+        for part in self.code:
+            if isinstance(part, str):
+                out.append(part)
+                continue
+            runs: list[str] = []
+            current = -1
+            font = faces[part.font]
+            for subset, chars in font.splitString(part.text, doc):
+                if subset != current:
+                    runs.append(f"{font.getSubsetInternalName(subset, doc)} {part.size}")
+                    current = subset
+                runs.append(f"({escape(chars)}) Tj")
+            out.append(f"{part.start} {' '.join(runs)} T* ET")
+
+
+def compile_face(face: Face) -> FaceDrawing:
+    """The face (with its full bleed) as form operators, trim top-left at (bleed, bleed)."""
+    b = face.bleed
+    left, top = b, face.height + b
+    width, height = (face.width + 2 * b) * mm, (face.height + 2 * b) * mm
+    name = face_form_name(face)
+    if any(isinstance(op, Picture | Vector) for op in face.ops):
+        return FaceDrawing(name, width, height, None)
+    code: list[str | _Text] = []
+    used: dict[tuple[str, Path], int] = {}
+    for op in face.ops:
+        if isinstance(op, TextRun):
+            font = used.setdefault((op.font_key, op.font_path), len(used))
+            code.append(_colour(op.colour, "rg"))
+            x, y = (left + op.x) * mm, (top - op.baseline) * mm
+            size = f"{fp_str(op.size_pt)} Tf {fp_str(op.size_pt * 1.2)} TL"
+            code.append(_Text(font, f"BT 1 0 0 1 {fp_str(x, y)} Tm", size, op.text))
+        elif isinstance(op, Rect | Ellipse | Polygon):
+            code.extend(_shape_code(op, left, top))
+    code.append(NO_DASH)
+    coloured = any(
+        isinstance(op, TextRun)
+        or (not isinstance(op, TextRun | Picture | Vector) and (op.fill or op.stroke))
+        for op in face.ops
+    )
+    return FaceDrawing(name, width, height, tuple(code), tuple(used), coloured)
+
+
+_names: OrderedDict[int, tuple[Face, str]] = OrderedDict()
+# Compiled faces by name and font files (a face's name leaves out where its fonts lie).
+_drawings: OrderedDict[tuple[str, frozenset[Path]], FaceDrawing] = OrderedDict()
+NAMES_KEPT = 20_000  # faces whose name is remembered (a face is kept alive while it is)
+DRAWINGS_KEPT = 1_024  # compiled faces kept for the next document (memory stays bounded)
+
+
 def face_form_name(face: Face) -> str:
-    """A stable name per distinct drawing, so identical faces share one form XObject."""
+    """A stable name per distinct drawing, so identical faces share one form XObject
+    (worked out once per face: a build asks for it for every placement)."""
+    found = _names.get(id(face))
+    if found is not None and found[0] is face:
+        return found[1]
     digest = hashlib.sha1(repr(face.ops).encode("utf-8")).hexdigest()[:16]
-    return f"F{digest}"
+    name = f"F{digest}"
+    _names[id(face)] = (face, name)
+    if len(_names) > NAMES_KEPT:
+        _names.popitem(last=False)
+    return name
+
+
+def face_drawing(face: Face) -> FaceDrawing:
+    """The face compiled, from the last faces compiled when it is among them."""
+    key = (
+        face_form_name(face),
+        frozenset(op.font_path for op in face.ops if isinstance(op, TextRun)),
+    )
+    found = _drawings.get(key)
+    if found is not None:
+        _drawings.move_to_end(key)
+        return found
+    drawing = _drawings[key] = compile_face(face)
+    if len(_drawings) > DRAWINGS_KEPT:
+        _drawings.popitem(last=False)
+    return drawing
 
 
 def ensure_form(c: Canvas, face: Face, made: set[str]) -> str:
     """Define the face (with its full bleed) as a form XObject once per document."""
-    name = face_form_name(face)
+    drawing = face_drawing(face)
+    name = drawing.name
     if name not in made:
-        b = face.bleed
-        c.beginForm(name, 0, 0, (face.width + 2 * b) * mm, (face.height + 2 * b) * mm)
-        draw_ops(c, face.ops, b, face.height + b)
+        c.beginForm(name, 0, 0, drawing.width_pt, drawing.height_pt)
+        if drawing.code is None:
+            draw_ops(c, face.ops, face.bleed, face.height + face.bleed)
+        else:
+            if drawing.coloured:  # what the canvas's colour setting does besides
+                c._doc.ensureMinPdfVersion("transparency")
+            drawing.replay(c)
         c.endForm()
         _keep_transparency(c, name)
         made.add(name)

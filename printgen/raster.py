@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PIL import Image, ImageColor, ImageDraw
 
-from printgen import fonts, svg
+from printgen import fonts
 from printgen.ops import Ellipse, Face, Op, Picture, Polygon, Rect, TextRun, Vector
 
 
@@ -84,6 +84,8 @@ def paint(image: Image.Image, ops: tuple[Op, ...] | list[Op], dpi: int, bleed: f
                 image.paste(pic, (round(x0), round(y0)), pic)
         elif isinstance(op, Vector):
             x0, y0 = p(op.x, op.y)
+            from printgen import svg  # svglib: for SVG art only
+
             drawing = svg.load_svg(op.path, None, op.ink)
             svg.paint_svg(image, drawing, x0, y0, op.w * scale, op.h * scale)
         elif isinstance(op, Rect) and op.dash and op.stroke:

@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from printgen import fonts, svg
+from printgen import fonts
 from printgen.errors import Location, PrintgenError
 from printgen.files import check_image, project_file
 from printgen.geometry import (
@@ -19,6 +19,7 @@ from printgen.geometry import (
     text_extent,
     text_margins,
 )
+from printgen.languages import LANG_CHOICES as LANG_CHOICES  # where callers look for it
 from printgen.layouts import Element, IconShape, Layout, LayoutLibrary, Scalar, colour
 from printgen.model import Game, Piece, Text
 from printgen.ops import Ellipse, Face, Op, Picture, Polygon, Rect, TextRun, Vector
@@ -35,7 +36,6 @@ from printgen.templating import (
 from printgen.textlayout import Fitted, TextDoesNotFit, layout_text, unknown_icons
 from printgen.units import parse_length, pt_to_mm
 
-LANG_CHOICES = ("ja", "en", "both")
 # The smallest text a player can read at arm's length, by the field's `role`.
 FLOOR_PT = {"body": 7.0, "secondary": 6.0}
 MAX_FIELD_TEXT = 5_000  # characters in one text field of a piece
@@ -416,6 +416,8 @@ class _FaceDrawer:
         if isinstance(shapes, list):
             self.ops.extend(icon_ops(shapes, x, y, w, h, ink))
             return
+        from printgen import svg  # svglib: for SVG icons and art only
+
         drawing = svg.load_svg(shapes, self.where, ink)
         ink_used = ink if drawing.uses_current else None
         self.ops.append(Vector(*svg.fit(drawing, x, y, w, h), shapes, drawing.digest, ink_used))
@@ -431,6 +433,8 @@ class _FaceDrawer:
                 f"layouts/{self.game.id}/ or layouts/",
                 where,
             )
+        from printgen import svg
+
         if svg.is_svg(path):
             drawing = svg.load_svg(path, where)
             self.ops.append(Vector(*svg.fit(drawing, x, y, w, h), path, drawing.digest))

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import hashlib
+import io
 from pathlib import Path
 from typing import Any
 
 import pytest
 from PIL import Image
 from pypdf import PdfReader
+from reportlab.pdfgen.canvas import Canvas
 from tests_support import embedded_fonts
 
 from printgen.build import BuildOptions, Project, build, impose, load_all, render_all
 from printgen.imposition import Page
+from printgen.ops import Face, TextRun
+from printgen.pdfdraw import compile_face, draw_ops
 
 MM = 72 / 25.4
 
@@ -193,3 +197,44 @@ def test_rebuilding_into_another_folder_gives_identical_bytes(
     assert names == sorted(str(p.relative_to(again)) for p in again.rglob("*") if p.is_file())
     for name in names:
         assert (sub_build / name).read_bytes() == (again / name).read_bytes(), name
+
+
+def _form_bytes(faces: list[Face], compiled: bool) -> bytes:
+    """A PDF holding each face as a form: compiled and replayed, or drawn by the canvas."""
+    buffer = io.BytesIO()
+    c = Canvas(buffer, pagesize=(200, 200), invariant=1, pageCompression=0)
+    for i, face in enumerate(faces):
+        drawing = compile_face(face)
+        c.beginForm(f"F{i}", 0, 0, drawing.width_pt, drawing.height_pt)
+        if compiled and drawing.code is not None:
+            c._doc.ensureMinPdfVersion("transparency")
+            drawing.replay(c)
+        else:
+            draw_ops(c, face.ops, face.bleed, face.height + face.bleed)
+        c.endForm()
+        c.doForm(f"F{i}")
+        c.showPage()
+    c.save()
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("game", ["submarine-attack", "subzero", "susumuka-modoruka"])
+def test_a_face_compiled_once_draws_the_same_bytes_as_the_canvas(
+    project: Project, game: str
+) -> None:
+    # Sheets and cards.pdf replay each face's compiled operators instead of drawing it
+    # again: what they write must be exactly what reportlab's canvas draws.
+    lib, games = load_all(project, [game])
+    faces = list(render_all(lib, games, "both")[0].faces.values())
+    assert any(op for face in faces for op in face.ops if isinstance(op, TextRun))
+    assert _form_bytes(faces, compiled=True) == _form_bytes(faces, compiled=False)
+
+
+def test_cards_pdf_holds_one_form_per_distinct_face(
+    sub_build: Path, sub_manifest: dict[str, Any]
+) -> None:
+    entry = next(f for f in sub_manifest["files"] if f["kind"] == "card-pdf")
+    drawings = {page["sha256"] for page in entry["pages"]}
+    assert len(drawings) < len(entry["pages"])  # copies and backs repeat a drawing
+    data = (sub_build / "cards.pdf").read_bytes()
+    assert data.count(b"/Subtype /Form") == len(drawings)
