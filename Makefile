@@ -33,6 +33,8 @@ bench: $(STAMP)
 	$(BIN)/python bench/loop.py
 	for script in bench/engine*.py; do $(BIN)/python $$script || exit 1; done
 	$(BIN)/python bench/balance.py
+	$(BIN)/python bench/peer.py
+	$(BIN)/python bench/summary.py
 
 clean:
 	rm -rf out

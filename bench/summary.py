@@ -1,0 +1,182 @@
+"""The figures `make bench` measured, each next to its aim, in one table.
+
+    .venv/bin/python bench/summary.py
+
+Reads what the benchmarks of this run wrote to out/bench/*.json (`make bench` runs them all
+first) and prints one line per figure: the measure, its aim and PASS, or how far it is from
+the aim (`over x1.4`). A benchmark that did not run (or wrote no figure) is named as missing
+rather than left out; the exit status is 0 either way (a benchmark is a measure, not a test).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "out" / "bench"
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One measured figure: where it is (file, key path), its aim's key (or a fixed aim),
+    whether more is better, and how to print a value."""
+
+    label: str
+    file: str
+    key: tuple[str, ...]
+    aim: tuple[str, ...] | float
+    higher_is_better: bool
+    unit: Callable[[float], str]
+
+
+def _seconds(x: float) -> str:
+    return f"{x:.3g} s"
+
+
+def _rate(unit: str) -> Callable[[float], str]:
+    return lambda x: f"{x:,.0f} {unit}"
+
+
+def _ratio(x: float) -> str:
+    return f"x{x:.2f}"
+
+
+ENGINES = (
+    ("Submarine Attack", "submarine-attack"),
+    ("SQUARES II", "squares2"),
+    ("S.U.B.Z.E.R.O. (4 players)", "subzero"),
+    ("Susumuka & Modoruka", "susumuka-modoruka"),
+    ("KILL SHOT", "kill-shot"),
+)
+
+FIGURES = (
+    Figure(
+        "PDF sheets: printgen time / reportlab floor",
+        "peer.json",
+        ("ratio_printgen_floor",),
+        ("aim_ratio_printgen_floor",),
+        False,
+        _ratio,
+    ),
+    Figure(
+        "PDF sheets: protograf time / printgen",
+        "peer.json",
+        ("ratio_protograf_printgen",),
+        ("aim_ratio_protograf_printgen",),
+        True,
+        _ratio,
+    ),
+    Figure(
+        "start-up (printgen --help, whole process)",
+        "print.json",
+        ("startup_s",),
+        ("aim_startup_s",),
+        False,
+        _seconds,
+    ),
+    Figure(
+        "200 cards, whole printgen build process",
+        "print.json",
+        ("deck200_whole_process_s",),
+        ("aim_deck200_whole_process_s",),
+        False,
+        _seconds,
+    ),
+    Figure(
+        "rulebooks, cold build of every game",
+        "build.json",
+        ("rulebook_pages_per_s",),
+        ("aim_rulebook_pages_per_s",),
+        True,
+        _rate("pages/s"),
+    ),
+    *(
+        Figure(
+            f"{title}: actions applied per second per core",
+            f"engine-{game}.json",
+            ("actions_per_s",),
+            ("aim_actions_per_s",),
+            True,
+            _rate("actions/s"),
+        )
+        for title, game in ENGINES
+    ),
+    Figure(
+        "S.U.B.Z.E.R.O. 4-player deathmatch: random games per second per core",
+        "engine-subzero.json",
+        ("deathmatch4_games_per_s",),
+        ("aim_deathmatch4_games_per_s",),
+        True,
+        _rate("games/s"),
+    ),
+    Figure(
+        "balance: 10,000 heuristic games of Submarine Attack, 2 processes",
+        "balance.json",
+        ("sweep", "wall_s"),
+        60.0,
+        False,
+        _seconds,
+    ),
+)
+
+
+def _lookup(data: dict[str, Any], key: tuple[str, ...]) -> float | None:
+    value: Any = data
+    for part in key:
+        if not isinstance(value, dict) or part not in value:
+            return None
+        value = value[part]
+    return float(value) if isinstance(value, int | float) else None
+
+
+def verdict(value: float, aim: float, higher_is_better: bool) -> str:
+    """PASS, or how many times the value is off its aim."""
+    if value <= 0:
+        return "no figure"
+    met = value >= aim if higher_is_better else value <= aim
+    if met:
+        return "PASS"
+    return f"over x{(aim / value if higher_is_better else value / aim):.2f}"
+
+
+def rows(out: Path = OUT) -> list[tuple[str, str, str, str]]:
+    """(figure, value, aim, verdict) for every figure, from the JSON files under `out`."""
+    loaded: dict[str, dict[str, Any] | None] = {}
+    result = []
+    for f in FIGURES:
+        if f.file not in loaded:
+            path = out / f.file
+            loaded[f.file] = json.loads(path.read_text()) if path.is_file() else None
+        data = loaded[f.file]
+        value = _lookup(data, f.key) if data is not None else None
+        aim = f.aim if isinstance(f.aim, float) else (_lookup(data or {}, f.aim))
+        if value is None or aim is None:
+            result.append((f.label, "—", "—", f"missing (out/bench/{f.file})"))
+            continue
+        sign = ">=" if f.higher_is_better else "<="
+        result.append(
+            (
+                f.label,
+                f.unit(value),
+                f"{sign} {f.unit(aim)}",
+                verdict(value, aim, f.higher_is_better),
+            )
+        )
+    return result
+
+
+def main() -> None:
+    table = rows(Path(sys.argv[1]) if len(sys.argv) > 1 else OUT)
+    width = max(len(r[0]) for r in table)
+    print("Figures of this run against their aims (issue 18):")
+    for label, value, aim, result in table:
+        print(f"  {label:{width}}  {value:>18}  aim {aim:>18}  {result}")
+
+
+if __name__ == "__main__":
+    main()
