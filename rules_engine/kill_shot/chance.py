@@ -249,7 +249,12 @@ class Chance(KillShotStateBase):
             p = self.draws[0][0]
             k = self._draw_count(self.draws[0])
             pool = self._pool(p)
-            deck = list(self.decks[pool])
+            deck = self.decks[pool]
+            if k == 1:  # the commonest draw: one card, picked without copying the deck
+                if not deck:
+                    deck = self.discards[pool]
+                return Draw(p, (deck[int(rnd() * len(deck))],))
+            deck = list(deck)
             disc = list(self.discards[pool])
             out = []
             for _ in range(k):

@@ -183,7 +183,17 @@ class Checks(KillShotStateBase):
         if len(a.cards) != k:
             raise IllegalActionError("deck", f"{g.names[p]} draws {k} card(s), got {len(a.cards)}")
         pool = self._pool(p)
-        deck = list(self.decks[pool])
+        deck = self.decks[pool]
+        if k == 1:  # the commonest draw: one card, checked without copying the deck
+            if not deck:
+                deck = self.discards[pool]
+            c = a.cards[0]
+            if c not in deck:
+                raise IllegalActionError(
+                    "deck", f"{g.codes[c]} is not in the {'deck' if deck else 'discards'} to draw"
+                )
+            return
+        deck = list(deck)
         disc = list(self.discards[pool])
         for c in a.cards:
             if not deck:

@@ -125,9 +125,7 @@ class LegalActions(KillShotStateBase):
             head.extend([Play(p, (c,), k) for c, k in self._hunt_plays(p)])
         if not (jammed and g.jam_all):
             head.extend(self._special_plays(p))
-        looks: list[Action] = (
-            [Look(p, s) for s in range(len(self.hands[p]))] if g.blind else []
-        )
+        looks: list[Action] = [Look(p, s) for s in range(len(self.hands[p]))] if g.blind else []
         return RealTimeActions(head, self._reloads(p, True), looks)
 
     def _turn_legal(self, p: int) -> list[Action]:

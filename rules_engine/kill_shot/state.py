@@ -254,6 +254,17 @@ class KillShotState(
             )
         return self._sample(player, rng)
 
+    def apply(self, action: Action) -> None:
+        """`StateBase.apply`, with chance's steps (two of three in real time: a reaction
+        time, a draw) checked without asking who acts: the same checks and errors, the hot
+        path of every playout."""
+        if self.phase != OVER and (self.draws or (self.phase == PLAY and self.pending)):
+            self._check_chance(action)
+            self._record(action)
+            self._do(action)
+            return
+        super().apply(action)
+
     def clone(self) -> KillShotState:
         new = KillShotState.__new__(KillShotState)
         for name in KillShotStateBase.__slots__:

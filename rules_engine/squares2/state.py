@@ -56,6 +56,7 @@ class Squares2State(TurnStateBase[Action, "Squares2"]):
 
     __slots__ = (
         "_history",
+        "_offered",
         "acted",
         "battles",
         "cell",
@@ -82,6 +83,8 @@ class Squares2State(TurnStateBase[Action, "Squares2"]):
         self.g = g
         self.sets = g.sets  # the tiles as the view shows them (tests may vary hidden faces)
         self._history: list[Step[Action]] = []
+        # The last turn's actions listed by `legal_actions`: (history length, actions).
+        self._offered: tuple[int, tuple[Action, ...]] | None = None
         self.results: list[int] = []  # per finished game: the winner, or -1 for a draw
         self.last_winner = -1
         self._new_game(-1)
@@ -138,20 +141,47 @@ class Squares2State(TurnStateBase[Action, "Squares2"]):
         return ()
 
     def legal_actions(self, player: int) -> Sequence[Action]:
-        if player not in self.current_players():
-            return []
         phase = self.phase
-        if phase == START:
+        if phase == TURN:
+            if player != self.to_move:
+                return []
+        elif player not in self.current_players():
+            return []
+        elif phase == START:
             return [Start(0), Start(1)]
-        if phase == RETURN:
+        else:  # RETURN
             return [Return(player, sq) for sq in self.returnable(player)]
         places, others = self._choices()
-        if not places:
-            return others
-        made = self.g.place_actions[player]
-        out: list[Action] = [made[face][sq] for face, squares in places for sq in squares]
-        out.extend(others)
+        if places:
+            made = self.g.place_actions[player]
+            out: list[Action] = [made[face][sq] for face, squares in places for sq in squares]
+            out.extend(others)
+        else:
+            out = others
+        # A search player's playout lists a turn's actions, then `apply` checks its pick
+        # against the same list.  Every change of the state goes through the history, so
+        # its length dates the list.
+        self._offered = (len(self._history), tuple(out))
         return out
+
+    def apply(self, action: Action) -> None:
+        """`StateBase.apply`, with a turn's action found in the list `legal_actions` gave
+        out for this very position taken as checked (the hot path of every playout; an
+        action not in it gets the full check, and its error)."""
+        offered = self._offered
+        if offered is not None and offered[0] == len(self._history) and self.phase == TURN:
+            listed = offered[1]
+            try:
+                found = listed[listed.index(action)]
+            except ValueError:
+                found = None
+            # Actions are named tuples: `Start(0) == Pass(0)` as tuples, so the kind must
+            # match too (else the full check decides).
+            if found is not None and type(found) is type(action):
+                self._history.append(action)
+                self._do(action)
+                return
+        super().apply(action)
 
     def sample_action(self, player: int, rng: random.Random) -> Action:
         if player not in self.current_players():
@@ -186,6 +216,7 @@ class Squares2State(TurnStateBase[Action, "Squares2"]):
         new.g = self.g
         new.sets = self.sets
         new.init = self.init
+        new._offered = self._offered
         new._history = list(self._history)
         new.results = list(self.results)
         new.last_winner = self.last_winner

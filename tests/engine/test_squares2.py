@@ -493,6 +493,34 @@ def test_pass_only_when_nothing_else_is_legal(sq: Game) -> None:
     assert engine.query(state, "winner") == "draw"
 
 
+def test_an_action_is_taken_as_checked_only_from_the_list_of_this_very_position(
+    sq: Game,
+) -> None:
+    """`apply` takes a pick from the list `legal_actions` gave for this position as
+    checked; an action of another kind equal to it as a tuple, or one of a list given out
+    before the position changed, gets the full check and its error."""
+    engine = Squares2(game_data(sq))
+    state = engine.setup_state({"to_move": "orange"})
+    state.hand[ORANGE] = 0  # nothing in hand, nothing on the board: orange must pass
+    assert state.legal_actions(ORANGE) == [Pass(ORANGE)]
+    assert Start(ORANGE) == Pass(ORANGE)  # named tuples: equal as tuples, not as actions
+    with pytest.raises(IllegalActionError) as info:
+        state.apply(Start(ORANGE))
+    assert info.value.rule == "1-3"
+    state.apply(Pass(ORANGE))
+    assert state.to_move == PURPLE
+
+    engine, state = at(sq, {"c3": "orange S1", "a5": "purple S1"})
+    listed = state.legal_actions(ORANGE)
+    move = Move(ORANGE, engine.square_index("c3"), engine.square_index("c4"))
+    assert move in listed
+    state.apply(move)
+    for stale in listed:  # orange's turn is over
+        with pytest.raises(IllegalActionError) as info:
+            state.apply(stale)
+        assert info.value.rule == "2-1"
+
+
 # --- first player, several games, turn limit --------------------------------------------------
 
 
