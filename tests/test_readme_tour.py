@@ -67,7 +67,8 @@ VERBS = {"replace", "json", "file", "same-as-first-build", "page", "ctrl-c"}
 BLOCKS = {"sh", "text", "json", "yaml"}
 SHELL_OPERATORS = {"&&", "||", "|", ";", "&", ">", ">>", "<", "2>&1"}
 
-COMMAND_TIMEOUT = 240  # s, one finishing command (a full build is ~15 s on an idle machine)
+COMMAND_TIMEOUT = 600  # s, one finishing command (a full build is ~15 s, `check` with its
+# claims ~30 s on an idle machine; the margin is for a busy one)
 WAIT_TIMEOUT = 120  # s, for a shown line of watch/preview to come out
 
 pytestmark = pytest.mark.xdist_group("tour")
