@@ -6,6 +6,10 @@ Two drivers: the engine's own `play_random` (draws only legal actions, so it ski
 legality check but still records the full history), and the generic protocol driver
 `rules_engine.core.play_random` (`sample_action` + checked `apply`/`apply_joint`), which
 is what any engine gets.  Both play the same game for the same seed.
+
+Last, the search player's measure (`bench/engine_aim.py`): actions applied per CPU second
+with legal-action generation (rules of the current version, 2 players), next to its aim of
+1,000,000 (issue 18), written to `out/bench/engine-submarine-attack.json`.
 """
 
 from __future__ import annotations
@@ -17,11 +21,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from engine_aim import report_actions  # noqa: E402
 from playout import games_per_second  # noqa: E402
 
 from printgen.engines import game_data  # noqa: E402
 from printgen.model import load_game  # noqa: E402
 from rules_engine.submarine_attack import SubmarineAttack  # noqa: E402
+
+AIM_ACTIONS_PER_S = 1_000_000
+"""Issue 18: Submarine Attack's aim, actions applied per second per core."""
 
 
 def rate(engine: SubmarineAttack, seconds: float, generic: bool) -> tuple[float, float]:
@@ -48,6 +56,7 @@ def main() -> None:
             f"  rules {version:6} {fast:9,.0f} games/s (engine driver)  "
             f"{checked:9,.0f} games/s (generic checked driver)  {rounds:.2f} rounds/game"
         )
+    report_actions(SubmarineAttack(game), "submarine-attack", args.seconds, AIM_ACTIONS_PER_S)
 
 
 if __name__ == "__main__":

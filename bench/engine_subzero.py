@@ -12,22 +12,34 @@ Every game ends by its ending mode (default options otherwise): deathmatch and s
 end at the damage limit of game.yaml (5), all-out attack when one player has hit every
 other player; a game where nobody can record a hit any more (HIT tokens used up) is a
 draw.  Random players throw in random directions, so deathmatch games are long.
+
+Last, the figures `make bench` sums up (issue 18), each next to its aim: actions applied per
+CPU second with legal-action generation, 4 players (`bench/engine_aim.py`, aim 300,000), and
+random full games of 4-player deathmatch per CPU second through the engine's own driver
+(aim 500), written to `out/bench/engine-subzero.json`.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from engine_aim import report_actions, verdict  # noqa: E402
 from playout import games_per_second  # noqa: E402
 
 from printgen.engines import game_data  # noqa: E402
 from printgen.model import load_game  # noqa: E402
 from rules_engine.subzero import ALL_OUT, DEATHMATCH, SURVIVAL, Subzero  # noqa: E402
+
+AIM_ACTIONS_PER_S = 300_000
+"""Issue 18: actions applied per second per core, 4 players."""
+AIM_DEATHMATCH4_GAMES_PER_S = 500
+"""Issue 18: random full games of 4-player deathmatch per second per core (engine driver)."""
 
 
 def rate(engine: Subzero, seconds: float, generic: bool) -> tuple[float, float, float]:
@@ -49,6 +61,7 @@ def main() -> None:
     args = parser.parse_args()
     game = game_data(load_game(ROOT / "components" / "subzero"))
     print(f"S.U.B.Z.E.R.O., random full games per CPU second on one core ({args.seconds:g} s each)")
+    deathmatch4: float | None = None
     for players in args.players or [4]:
         for ending in args.ending or [DEATHMATCH, SURVIVAL, ALL_OUT]:
             engine = Subzero(game, None, {"players": players, "ending": ending})
@@ -63,6 +76,23 @@ def main() -> None:
                 checked, _, _ = rate(engine, args.seconds, generic=True)
                 line += f"  {checked:7,.0f} games/s (generic checked driver)"
             print(line)
+            if players == 4 and ending == DEATHMATCH:
+                deathmatch4 = fast
+    report_actions(Subzero(game, None, {"players": 4}), "subzero", args.seconds, AIM_ACTIONS_PER_S)
+    if deathmatch4 is None:
+        engine = Subzero(game, None, {"players": 4, "ending": DEATHMATCH})
+        rate(engine, min(args.seconds, 0.3), generic=False)
+        deathmatch4, _, _ = rate(engine, args.seconds, generic=False)
+    print(
+        f"  4-player deathmatch, random games per second per core (engine driver): "
+        f"{deathmatch4:,.0f}  aim {AIM_DEATHMATCH4_GAMES_PER_S:,}  "
+        f"{verdict(deathmatch4, AIM_DEATHMATCH4_GAMES_PER_S)}"
+    )
+    path = ROOT / "out" / "bench" / "engine-subzero.json"
+    figures = json.loads(path.read_text(encoding="utf-8"))
+    figures["deathmatch4_games_per_s"] = round(deathmatch4, 1)
+    figures["aim_deathmatch4_games_per_s"] = AIM_DEATHMATCH4_GAMES_PER_S
+    path.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

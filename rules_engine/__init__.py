@@ -3,6 +3,8 @@
 - `core`: the protocol every engine implements (Engine, State, chance as a player,
   joint actions for simultaneous steps, notation, views) and the drivers that work on
   any engine (replay, random play, parsing and formatting steps).
+- `lazy_sequences`: legal-action lists too long to make (arrangements of a hand, their
+  products), with a length, random access and membership; `core` re-exports them.
 - `params`: what an engine is built from (`GameData`: rule parameters per version,
   players, rule options, the pieces' printed values); printgen makes it from the YAML.
 - `examples`: replaying an in-memory worked example and reporting the first step and

@@ -41,9 +41,14 @@ from typing import (
     TypeAlias,
     TypeVar,
     Union,
-    overload,
     runtime_checkable,
 )
+
+# The lazy action lists (`legal_actions` may return one), re-exported with the protocol.
+from rules_engine.lazy_sequences import Arrangements as Arrangements
+from rules_engine.lazy_sequences import LazySequence as LazySequence
+from rules_engine.lazy_sequences import Mapped as Mapped
+from rules_engine.lazy_sequences import Product as Product
 
 if TYPE_CHECKING:
     from rules_engine.params import GameData
@@ -633,159 +638,6 @@ class TurnStateBase(StateBase[A, E]):
         if len(actions) != 1:
             raise IllegalActionError(self.JOINT_RULE, self.ONE_AT_A_TIME.format(n=len(actions)))
         self.apply(actions[0])
-
-
-# --- lazy sequences of actions -------------------------------------------------------------
-
-
-T = TypeVar("T")
-
-
-class LazySequence(Sequence[T]):
-    """A sequence that computes its items on demand: a subclass sets `_len` and gives
-    `_item(index)` for `0 <= index < _len`; slices, negative indexes, the bounds check and
-    iteration come from here."""
-
-    _len: int
-
-    def _item(self, index: int) -> T:
-        raise NotImplementedError
-
-    def __len__(self) -> int:
-        return self._len
-
-    @overload
-    def __getitem__(self, index: int) -> T: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[T]: ...
-    def __getitem__(self, index: int | slice) -> T | Sequence[T]:
-        if isinstance(index, slice):
-            return [self._item(i) for i in range(*index.indices(self._len))]
-        if index < 0:
-            index += self._len
-        if not 0 <= index < self._len:
-            raise IndexError(index)
-        return self._item(index)
-
-    def __iter__(self) -> Iterator[T]:
-        for i in range(self._len):
-            yield self._item(i)
-
-
-class Arrangements(LazySequence[tuple[Any, ...]]):
-    """Every distinct ordered choice of `k` items from a multiset, in sorted order, lazily.
-
-    Placing 8 of 10 action cards face down in order has about 10^5 distinct outcomes when
-    cards repeat; this sequence has their number, membership and random access without
-    listing them.
-    """
-
-    def __init__(self, items: Sequence[Any], k: int) -> None:
-        kinds = sorted(set(items))
-        self._kinds = tuple(kinds)
-        self._counts = tuple(list(items).count(x) for x in kinds)
-        self._k = k
-        self._memo: dict[tuple[tuple[int, ...], int], int] = {}
-        self._len = self._count(self._counts, k)
-
-    def _count(self, counts: tuple[int, ...], k: int) -> int:
-        if k == 0:
-            return 1
-        key = (counts, k)
-        found = self._memo.get(key)
-        if found is not None:
-            return found
-        total = 0
-        for i, c in enumerate(counts):
-            if c:
-                total += self._count((*counts[:i], c - 1, *counts[i + 1 :]), k - 1)
-        self._memo[key] = total
-        return total
-
-    def _item(self, index: int) -> tuple[Any, ...]:
-        counts = self._counts
-        out: list[Any] = []
-        for k in range(self._k, 0, -1):
-            for i, c in enumerate(counts):
-                if not c:
-                    continue
-                rest = (*counts[:i], c - 1, *counts[i + 1 :])
-                n = self._count(rest, k - 1)
-                if index < n:
-                    out.append(self._kinds[i])
-                    counts = rest
-                    break
-                index -= n
-        return tuple(out)
-
-    def __contains__(self, value: object) -> bool:
-        if not isinstance(value, tuple) or len(value) != self._k:
-            return False
-        for kind, count in zip(self._kinds, self._counts, strict=True):
-            if value.count(kind) > count:
-                return False
-        return all(v in self._kinds for v in value)
-
-
-class Product(LazySequence[tuple[Any, ...]]):
-    """The cartesian product of sequences, lazily (`itertools.product` with `len` and `[]`)."""
-
-    def __init__(self, *parts: Sequence[Any]) -> None:
-        self._parts = parts
-        n = 1
-        for p in parts:
-            n *= len(p)
-        self._len = n
-
-    def _item(self, index: int) -> tuple[Any, ...]:
-        out: list[Any] = []
-        for part in reversed(self._parts):
-            index, rest = divmod(index, len(part))
-            out.append(part[rest])
-        return tuple(reversed(out))
-
-    def __contains__(self, value: object) -> bool:
-        return (
-            isinstance(value, tuple)
-            and len(value) == len(self._parts)
-            and all(v in p for v, p in zip(value, self._parts, strict=True))
-        )
-
-    def __iter__(self) -> Iterator[tuple[Any, ...]]:
-        import itertools
-
-        return itertools.product(*self._parts)
-
-
-class Mapped(Sequence[A]):
-    """A lazy sequence with a function applied to every item (and its inverse for `in`)."""
-
-    def __init__(self, base: Sequence[Any], to: Any, back: Any) -> None:
-        self._base = base
-        self._to = to
-        self._back = back
-
-    def __len__(self) -> int:
-        return len(self._base)
-
-    @overload
-    def __getitem__(self, index: int) -> A: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[A]: ...
-    def __getitem__(self, index: int | slice) -> A | Sequence[A]:
-        if isinstance(index, slice):
-            return [self._to(x) for x in self._base[index]]
-        result: A = self._to(self._base[index])
-        return result
-
-    def __contains__(self, value: object) -> bool:
-        inner = self._back(value)
-        return inner is not None and inner in self._base
-
-    def __iter__(self) -> Iterator[A]:
-        to = self._to
-        for x in self._base:
-            yield to(x)
 
 
 @dataclass(frozen=True)

@@ -21,9 +21,15 @@ from fractions import Fraction
 from typing import Any, ClassVar, Final
 
 from rules_engine.bots import Outcome
-from rules_engine.core import Arrangements, Diagram, EngineBase, IllegalActionError, SetupError
+from rules_engine.core import (
+    Arrangements,
+    Diagram,
+    EngineBase,
+    IllegalActionError,
+    SetupError,
+)
 from rules_engine.params import GameData, whole_number
-from rules_engine.submarine_attack import actions, balance, diagrams
+from rules_engine.submarine_attack import actions, balance, diagrams, torpedoes
 from rules_engine.submarine_attack.actions import (
     OVER,
     PHASE_NAMES,
@@ -34,7 +40,9 @@ from rules_engine.submarine_attack.actions import (
     ActionCard,
     Place,
     Roll,
+    Target,
 )
+from rules_engine.submarine_attack.placement import Placements
 from rules_engine.submarine_attack.state import SubmarineAttackState
 from rules_engine.submarine_attack.torpedoes import _n
 
@@ -140,6 +148,29 @@ class SubmarineAttack(EngineBase):
         self.face_list = tuple(range(1, self.faces + 1))
         self._ship_arrangements = Arrangements(ships_hand, self.transports_placed)
         self._card_arrangements = Arrangements(cards_hand, self.actions_placed)
+        # Made once per engine for the playouts of a search player: what each set of faces
+        # rolled aims at (`torpedoes.roll_groups`, filled as rolls come), the attacker's target actions
+        # per list of columns, and each player's placements (the same at every round).
+        self.roll_groups: dict[tuple[int, ...], torpedoes.Groups] = {}
+        self._targets: dict[tuple[int, tuple[int, ...]], tuple[Target, ...]] = {}
+        self.placements = tuple(
+            Placements(p, self._ship_arrangements, self._card_arrangements) for p in range(n)
+        )
+        self.face_set = frozenset(self.face_list)
+
+    def groups_of(self, faces: tuple[int, ...]) -> torpedoes.Groups:
+        """What a roll showing `faces` (sorted) aims at (`torpedoes.roll_groups`), kept in
+        `roll_groups`."""
+        groups = self.roll_groups[faces] = torpedoes.roll_groups(self, faces)
+        return groups
+
+    def targets(self, player: int, choices: tuple[int, ...]) -> tuple[Target, ...]:
+        """The attacker's actions choosing among `choices` (made once per list)."""
+        key = (player, choices)
+        found = self._targets.get(key)
+        if found is None:
+            found = self._targets[key] = tuple(Target(player, c) for c in choices)
+        return found
 
     def _hand(
         self, game: GameData, deck_id: str, params: Mapping[str, Any]

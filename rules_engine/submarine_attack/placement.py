@@ -8,14 +8,48 @@ has placed, the attacks begin (`attacks.advance`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from rules_engine.core import EVENTS, IllegalActionError
+from rules_engine.core import EVENTS, Arrangements, IllegalActionError, LazySequence
 from rules_engine.submarine_attack.actions import PLACE, Place
 from rules_engine.submarine_attack.attacks import advance
 
 if TYPE_CHECKING:
     from rules_engine.submarine_attack.state import SubmarineAttackState
+
+
+class Placements(LazySequence[Place]):
+    """Every placement of one player, lazily (1.8 million with the usual hand): each
+    arrangement of transports in the columns with each arrangement of action cards in
+    the slots, in that order (the transports vary slowest).  Made once per engine and
+    player (`SubmarineAttack.placements`); a search player picks one by index."""
+
+    def __init__(self, player: int, ships: Arrangements, cards: Arrangements) -> None:
+        self._player = player
+        self._ships = ships
+        self._cards = cards
+        self._per_ships = len(cards)
+        self._len = len(ships) * self._per_ships
+
+    def _item(self, index: int) -> Place:
+        i, j = divmod(index, self._per_ships)
+        return Place(self._player, self._ships[i], self._cards[j])
+
+    def __getitem__(self, index: int | slice) -> Any:
+        # The bounds check of `LazySequence.__getitem__`, inlined: `rng.choice` calls this.
+        if index.__class__ is int and 0 <= index < self._len:
+            i, j = divmod(index, self._per_ships)
+            return Place(self._player, self._ships[i], self._cards[j])
+        return super().__getitem__(index)
+
+    def __contains__(self, value: object) -> bool:
+        return (
+            isinstance(value, Place)
+            and value.player == self._player
+            and value.ships in self._ships
+            and value.cards in self._cards
+        )
 
 
 def check_place(state: SubmarineAttackState, player: int, action: Place) -> None:
@@ -51,7 +85,42 @@ def check_place(state: SubmarineAttackState, player: int, action: Place) -> None
     _check_subset("2-2", name, "action", action.cards, g.cards_hand, str)
 
 
-def place(state: SubmarineAttackState, place: Place) -> None:
+def plain_places(
+    state: SubmarineAttackState, places: Sequence[object]
+) -> list[tuple[Place, tuple[int, ...], tuple[str, ...]]] | None:
+    """The placements `places` (one per player, in seat order), each with what its player
+    sets aside, if they are plainly legal: each a `Place` of its own player with the right
+    numbers of transports and action cards, all from the player's hand.  None when any is
+    not: `check_place` then says which rule it breaks."""
+    g = state.g
+    tp = g.transports_placed
+    ap = g.actions_placed
+    found = []
+    for p, place in enumerate(places):
+        if (
+            place.__class__ is not Place
+            or place.player != p
+            or len(place.ships) != tp
+            or len(place.cards) != ap
+        ):
+            return None
+        try:
+            found.append(
+                (place, _minus(g.ships_hand, place.ships), _minus(g.cards_hand, place.cards))
+            )
+        except ValueError:  # a card the player does not have (or not that many)
+            return None
+    return found
+
+
+def place(
+    state: SubmarineAttackState,
+    place: Place,
+    spare_ships: tuple[int, ...] | None = None,
+    spare_cards: tuple[str, ...] | None = None,
+) -> None:
+    """Lay out a checked placement; what the player sets aside may be given (as
+    `plain_places` finds it)."""
     p = place.player
     g = state.g
     # Copy on write: clones share these lists.
@@ -60,9 +129,9 @@ def place(state: SubmarineAttackState, place: Place) -> None:
     state.slots = [*state.slots]
     state.slots[p] = place.cards
     state.spare_ships = [*state.spare_ships]
-    state.spare_ships[p] = _minus(g.ships_hand, place.ships)
+    state.spare_ships[p] = _minus(g.ships_hand, place.ships) if spare_ships is None else spare_ships
     state.spare_cards = [*state.spare_cards]
-    state.spare_cards[p] = _minus(g.cards_hand, place.cards)
+    state.spare_cards[p] = _minus(g.cards_hand, place.cards) if spare_cards is None else spare_cards
     if EVENTS.on:
         name = g.names[p]
         EVENTS.emit(

@@ -178,15 +178,9 @@ class SubmarineAttackState(StateBase[Action, "SubmarineAttack"]):
                 lambda a: a.dice if isinstance(a, Roll) else None,
             )
         if phase == TARGET and player == self.attacker:
-            return [Target(player, c) for c in self.pending[0][2]]
+            return list(g.targets(player, self.pending[0][2]))
         if phase == PLACE and 0 <= player < self.n:
-            return Mapped(
-                Product(g._ship_arrangements, g._card_arrangements),
-                lambda t: Place(player, t[0], t[1]),
-                lambda a: (
-                    (a.ships, a.cards) if isinstance(a, Place) and a.player == player else None
-                ),
-            )
+            return g.placements[player]  # the same every round: made once
         return []
 
     def sample_action(self, player: int, rng: random.Random) -> Action:
@@ -388,6 +382,47 @@ class SubmarineAttackState(StateBase[Action, "SubmarineAttack"]):
                 first_player.start(self, start.player)
             else:
                 return
+
+    # --- the hot path of a playout ----------------------------------------------------------
+
+    def apply(self, action: Action) -> None:
+        """`StateBase.apply`, with a shortcut for the actions of every attack: a roll of the
+        dice due now, the attacker's pick among the columns offered.  Such an action
+        passes every check of `_check`, so it is recorded and played at once; anything
+        else (an illegal action included) goes the checked way, which names the rule."""
+        phase = self.phase
+        cls = action.__class__
+        if phase == ROLL:
+            if cls is Roll:
+                dice = action.dice  # type: ignore[union-attr]
+                if len(dice) == self.dice and self.g.face_set.issuperset(dice):
+                    self._history.append(action)
+                    torpedoes.roll(self, dice)
+                    return
+        elif (
+            phase == TARGET
+            and cls is Target
+            and action.player == self.attacker  # type: ignore[union-attr]
+            and action.column in self.pending[0][2]  # type: ignore[union-attr]
+        ):
+            self._history.append(action)
+            torpedoes.target(self, action.column)  # type: ignore[union-attr]
+            return
+        super().apply(action)
+
+    def apply_joint(self, actions: Sequence[Action]) -> None:
+        """`StateBase.apply_joint`, with a shortcut for the placements of a round: when each
+        player lays out their own cards, the right number, from their hand (the sets aside
+        found as a by-product), they are recorded and played at once; anything else goes
+        the checked way, which names the rule."""
+        if self.phase == PLACE and len(actions) == self.n:
+            places = placement.plain_places(self, actions)
+            if places is not None:
+                self._history.append(JointAction(actions))
+                for place, ships, cards in places:
+                    placement.place(self, place, ships, cards)
+                return
+        super().apply_joint(actions)
 
     # --- checking (each action by the rules of its phase) -----------------------------------
 

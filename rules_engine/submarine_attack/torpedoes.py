@@ -19,6 +19,7 @@ from rules_engine.submarine_attack.actions import ROLL, TARGET, Roll, Target
 from rules_engine.submarine_attack.attacks import end_attack
 
 if TYPE_CHECKING:
+    from rules_engine.submarine_attack.engine import SubmarineAttack
     from rules_engine.submarine_attack.state import SubmarineAttackState
 
 
@@ -82,10 +83,15 @@ def torpedo_text(state: SubmarineAttackState) -> str:
     return text
 
 
-def roll(state: SubmarineAttackState, dice: tuple[int, ...]) -> None:
-    g = state.g
-    state.last_roll = dice
-    state.last_sunk = []
+Groups = tuple[tuple[int, ...], tuple[tuple[int, int, tuple[int, ...]], ...]]
+"""What a roll aims at: the faces showing a pair (sorted), and the groups of three or more
+that the attacker places (face, count, the columns to choose from; sorted)."""
+
+
+def roll_groups(g: SubmarineAttack, dice: tuple[int, ...]) -> Groups:
+    """The groups of a roll (`Groups`), read from its faces under the engine's options;
+    kept per engine by the faces in order (`SubmarineAttack.groups_of`): seven dice show
+    only 792 sets of faces, which every playout rolls again and again."""
     counts = [0] * (g.faces + 1)
     for d in dice:
         counts[d] += 1
@@ -99,17 +105,31 @@ def roll(state: SubmarineAttackState, dice: tuple[int, ...]) -> None:
             big.append((face, 3, g.triple_choices[face]))
         elif c == 4 or (c > 4 and g.five_any):
             big.append((face, c, g.all_columns))
+    return tuple(sorted(pairs)), tuple(sorted(big))
+
+
+def roll(state: SubmarineAttackState, dice: tuple[int, ...]) -> None:
+    g = state.g
+    state.last_roll = dice
+    state.last_sunk = []
+    faces = tuple(sorted(dice))  # the order of the dice does not count
+    groups = g.roll_groups.get(faces)
+    if groups is None:
+        groups = g.groups_of(faces)
+    pairs, big = groups
     defender = (state.attacker + 1) % state.n
     on = EVENTS.on
     if on:
+        counts = [0] * (g.faces + 1)
+        for d in dice:
+            counts[d] += 1
         roll_events(state, dice, counts, pairs, big)
     if big and g.choose_one and (pairs or len(big) > 1):
-        pairs.sort()
         choices = set(pairs)
         for _, _, cols in big:
             choices.update(cols)
         state.pending = [(0, 0, tuple(sorted(choices)))]
-        state.pending_pairs = tuple(pairs)
+        state.pending_pairs = pairs
         state.phase = TARGET
         if on:
             EVENTS.emit(
@@ -118,20 +138,16 @@ def roll(state: SubmarineAttackState, dice: tuple[int, ...]) -> None:
                 attacker=g.names[state.attacker],
                 player=g.names[defender],
                 pairs=list(pairs),
-                groups=[[face, count] for face, count, _ in sorted(big)],
+                groups=[[face, count] for face, count, _ in big],
                 choices=sorted(choices),
             )
         return
-    if len(pairs) > 1:
-        pairs.sort()
     for face in pairs:
         sunk = sink(state, defender, face)
         if on:
-            sink_event(state, defender, face, group_rule(2, tuple(pairs)), face, 2, sunk, False)
+            sink_event(state, defender, face, group_rule(2, pairs), face, 2, sunk, False)
     if big:
-        if len(big) > 1:
-            big.sort()
-        state.pending = big
+        state.pending = list(big)
         state.pending_pairs = ()
         state.phase = TARGET
         if on:
@@ -153,8 +169,8 @@ def roll_events(
     state: SubmarineAttackState,
     dice: tuple[int, ...],
     counts: list[int],
-    pairs: list[int],
-    big: list[tuple[int, int, tuple[int, ...]]],
+    pairs: tuple[int, ...],
+    big: tuple[tuple[int, int, tuple[int, ...]], ...],
 ) -> None:
     """Rule 2-3-1: the torpedo's dice are rolled; 2-3-1(1)-miss: no two alike; a group of
     five or more that `five_or_more: miss` leaves without effect (the four's clause)."""

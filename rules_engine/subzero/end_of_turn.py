@@ -150,6 +150,32 @@ def check_draw(s: SubzeroState, action: Draw) -> None:
             )
 
 
+def plain_draw(s: SubzeroState, action: Draw) -> bool:
+    """Whether `check_draw` would pass `action` (a draw due now), found more cheaply: the
+    next player's draw of as many cards as they are due, known cards listed in data order,
+    no more of a kind than the draw pile holds.  False: `check_draw` says what is wrong."""
+    p = action.player
+    if s.phase != DEAL or not s.queue or p != s.queue[0] or not s.pile_total:
+        return False
+    g = s.g
+    cards = action.cards
+    if len(cards) != min(g.hand_size - len(s.hands[p]), s.pile_total):
+        return False
+    index = g.card_index
+    pile = s.pile
+    last = -1
+    run = 0
+    for c in cards:
+        k = index.get(c, -1)
+        if k < 0 or k < last:
+            return False
+        run = run + 1 if k == last else 1
+        if run > pile[k]:
+            return False
+        last = k
+    return True
+
+
 def check_reshuffle(s: SubzeroState) -> None:
     phase = s.phase
     if phase != DEAL:

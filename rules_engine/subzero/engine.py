@@ -18,7 +18,7 @@ from math import comb
 from typing import Any, ClassVar, Final
 
 from rules_engine.bots import Outcome
-from rules_engine.core import CHANCE, Bilingual, Diagram, EngineBase
+from rules_engine.core import CHANCE, Arrangements, Bilingual, Diagram, EngineBase
 from rules_engine.params import DataError, GameData, whole_number
 from rules_engine.subzero import actions, balance, diagrams, movement, reveal, worked_examples
 from rules_engine.subzero.actions import (
@@ -240,12 +240,19 @@ class Subzero(EngineBase):
         )
         self._notation: re.Pattern[str] | None = None
         self._move_options: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
-        self._paths: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
+        self.paths: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
         self.kinds = len(cards)
         self.ball_states = self.max_snowballs + 1
         self.choice_table: list[Choices | None] = [None] * (
             n * self.kinds * self.squares * self.ball_states
         )
+        # The seats clockwise from each start player (the reveal order when nobody is out).
+        self.rotations = tuple(tuple((start + i) % n for i in range(n)) for start in range(n))
+        # The programs of a hand (by its sorted cards), made once: a search player lists
+        # them at every turn, and hands of 5 cards from 12 kinds repeat.
+        self._programs: dict[
+            tuple[int, ...], tuple[tuple[tuple[str, ...], ...], frozenset[tuple[str, ...]]]
+        ] = {}
 
     # --- Engine protocol ---------------------------------------------------------------------
 
@@ -300,9 +307,9 @@ class Subzero(EngineBase):
     def path(self, square: int, heading: int, steps: int, turn: int) -> tuple[int, ...]:
         """The squares a MOVE would walk through if nothing were in its way."""
         key = (square, heading, steps, turn)
-        found = self._paths.get(key)
+        found = self.paths.get(key)
         if found is None:
-            found = self._paths[key] = movement.unblocked_path(self, square, heading, steps, turn)
+            found = self.paths[key] = movement.unblocked_path(self, square, heading, steps, turn)
         return found
 
     # --- the choices of a reveal -----------------------------------------------------------
@@ -319,6 +326,20 @@ class Subzero(EngineBase):
         if found is None:
             found = reveal.make_choices(self, player, kind, square, balls)
             self.choice_table[key] = found
+        return found
+
+    def hand_programs(
+        self, hand: tuple[int, ...]
+    ) -> tuple[tuple[tuple[str, ...], ...], frozenset[tuple[str, ...]]]:
+        """Every program (its cards) that can be laid from `hand` (card kinds, sorted), in
+        the order of `Arrangements`, and the same as a set (to check a program against)."""
+        found = self._programs.get(hand)
+        if found is None:
+            ids = self.card_ids
+            listed = tuple(
+                tuple([ids[k] for k in kinds]) for kinds in Arrangements(hand, self.slots)
+            )
+            found = self._programs[hand] = (listed, frozenset(listed))
         return found
 
     # --- notation --------------------------------------------------------------------------------

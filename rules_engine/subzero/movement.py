@@ -65,10 +65,15 @@ def moves(
     movers: list[tuple[int, tuple[int, ...]]] = []
     card_move = g.card_move
     card_index = g.card_index
+    paths = g.paths
     for r in reveals:
         if r.move >= 0:
             steps = card_move[card_index[r.card]]
-            movers.append((r.player, g.path(pos[r.player], r.move, steps, r.turn)))
+            p = r.player
+            path = paths.get((pos[p], r.move, steps, r.turn))
+            if path is None:
+                path = g.path(pos[p], r.move, steps, r.turn)
+            movers.append((p, path))
     independent = True
     if g.lockstep and len(movers) > 1:
         claimed: set[int] = set()

@@ -44,19 +44,7 @@ def sample(s: SubzeroState, player: int, rnd: Any, rng: random.Random) -> Action
             return Reshuffle()
         p = s.queue[0]
         k = min(g.hand_size - len(s.hands[p]), s.pile_total)
-        counts = list(s.pile)
-        total = s.pile_total
-        drawn = []
-        for _ in range(k):
-            r = int(rnd() * total)
-            i = 0
-            while r >= counts[i]:
-                r -= counts[i]
-                i += 1
-            counts[i] -= 1
-            total -= 1
-            drawn.append(i)
-        drawn.sort()
+        drawn = draw_kinds(list(s.pile), s.pile_total, k, rnd)
         ids = g.card_ids
         return Draw(p, tuple([ids[i] for i in drawn]))
     if phase == PROGRAM and player in s.order_seats():
@@ -68,6 +56,24 @@ def sample(s: SubzeroState, player: int, rnd: Any, rng: random.Random) -> Action
     if phase == YOUNGEST and player == CHANCE:
         return Youngest(int(rnd() * s.n))
     raise IllegalActionError("reveal", f"{g.player_name(player)} has nothing to do now")
+
+
+def draw_kinds(pile: list[int], total: int, k: int, rnd: Any) -> list[int]:
+    """Draw `k` cards at random from `pile` (cards per kind, `total` in all; changed in
+    place): their kinds, sorted.  Each card is the `int(rnd() * total)`-th of the pile in
+    kind order (a walk along a dozen kinds is faster than bisecting their running totals)."""
+    drawn = []
+    for _ in range(k):
+        x = int(rnd() * total)
+        i = 0
+        while x >= pile[i]:
+            x -= pile[i]
+            i += 1
+        pile[i] -= 1
+        total -= 1
+        drawn.append(i)
+    drawn.sort()
+    return drawn
 
 
 def pick_program(s: SubzeroState, player: int, rnd: Any) -> list[int]:
@@ -164,22 +170,11 @@ def play_random(s: SubzeroState, rng: random.Random, max_turns: int = 100_000) -
             hand = s.hands[p]
             total = s.pile_total
             k = min(hand_size - len(hand), total)
-            pile = s.pile
-            drawn = []
-            for _ in range(k):
-                x = int(rnd() * total)
-                i = 0
-                while x >= pile[i]:
-                    x -= pile[i]
-                    i += 1
-                pile[i] -= 1
-                total -= 1
-                drawn.append(i)
-            drawn.sort()
+            drawn = draw_kinds(s.pile, total, k, rnd)
             append(Draw(p, tuple([card_ids[i] for i in drawn])))
             hand += drawn
             hand.sort()
-            s.pile_total = total
+            s.pile_total = total - k
             if len(hand) >= hand_size:
                 del queue[0]
                 if not queue:

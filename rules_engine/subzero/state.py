@@ -11,6 +11,7 @@ it plays); random play is in `random_play`.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,7 +19,6 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rules_engine.core import (
     CHANCE,
-    Arrangements,
     IllegalActionError,
     JointAction,
     Mapped,
@@ -47,6 +47,7 @@ from rules_engine.subzero.end_of_turn import (
     check_draw,
     check_reshuffle,
     draw_cards,
+    plain_draw,
     reshuffle,
 )
 from rules_engine.subzero.endings import check_end_at_setup
@@ -209,13 +210,18 @@ class SubzeroState(StateBase[Action, "Subzero"]):
     def order_seats(self) -> tuple[int, ...]:
         """Players still in the game, in seat order (the order of a joint programming)."""
         out = self.out
-        return tuple(p for p in range(self.n) if p not in out)
+        if not out:
+            return self.g.rotations[0]
+        return tuple([p for p in range(self.n) if p not in out])
 
     def legal_actions(self, player: int) -> Sequence[Action]:
         g = self.g
         phase = self.phase
         if phase == REVEAL and player == self.order[self.rpos]:
-            return reveal_actions(self, player)
+            listed = g.reveal_choices(
+                player, self.programs[player][self.slot], self.pos[player], self.balls[player]
+            )[0]
+            return listed or reveal_actions(self, player)
         if phase == DEAL and player == CHANCE:
             if self.pile_total == 0:
                 return [Reshuffle()]
@@ -232,15 +238,10 @@ class SubzeroState(StateBase[Action, "Subzero"]):
                 ),
             )
         if phase == PROGRAM and player in self.order_seats():
-            ids = g.card_ids
             return Mapped(
-                Arrangements(self.hands[player], g.slots),
-                lambda t: Program(player, tuple(ids[i] for i in t)),
-                lambda a: (
-                    tuple(g.card_index.get(c, -1) for c in a.cards)
-                    if isinstance(a, Program) and a.player == player
-                    else None
-                ),
+                g.hand_programs(tuple(sorted(self.hands[player])))[0],
+                functools.partial(Program, player),
+                functools.partial(_program_cards, player),
             )
         if phase == PLACE and player == self.queue[0]:
             return [Place(player, q) for q in range(g.squares) if self.at[q] < 0]
@@ -380,6 +381,70 @@ class SubzeroState(StateBase[Action, "Subzero"]):
         """Play to the end with random legal actions, fast (`random_play.play_random`)."""
         random_play.play_random(self, rng, max_turns)
 
+    # --- the hot path of a playout ----------------------------------------------------------
+
+    def apply(self, action: Action) -> None:
+        """`StateBase.apply`, with a shortcut for the most frequent actions: a reveal among
+        the ones the engine lists for the player's card, position and snowballs (or, for a
+        combined card played whole, one of its moves with one of its shots), and a
+        plainly legal draw (`end_of_turn.plain_draw`).  Such an action passes every check
+        of `_check`, so it is recorded and played at once; anything else (an illegal action
+        included) goes the checked way, which names the rule."""
+        phase = self.phase
+        cls = action.__class__
+        if phase == REVEAL:
+            if cls is Reveal:
+                p = self.order[self.rpos]
+                if action.player == p:  # type: ignore[union-attr]
+                    kind = self.programs[p][self.slot]
+                    listed, moves, shots = self.g.reveal_choices(
+                        p, kind, self.pos[p], self.balls[p]
+                    )
+                    if (
+                        action in listed
+                        if listed
+                        else (
+                            (action.move, action.turn) in moves  # type: ignore[union-attr]
+                            and action.shots in shots  # type: ignore[union-attr]
+                            and action.card == self.g.card_ids[kind]  # type: ignore[union-attr]
+                            and not action.roll  # type: ignore[union-attr]
+                            and not action.swish  # type: ignore[union-attr]
+                        )
+                    ):
+                        self._history.append(action)
+                        reveal_card(self, action)  # type: ignore[arg-type]
+                        return
+        elif phase == DEAL and cls is Draw and plain_draw(self, action):  # type: ignore[arg-type]
+            self._history.append(action)
+            draw_cards(self, action)  # type: ignore[arg-type]
+            return
+        super().apply(action)
+
+    def apply_joint(self, actions: Sequence[Action]) -> None:
+        """`StateBase.apply_joint`, with a shortcut for a programming where every player's
+        program is one the engine lists for their hand (`Subzero.programs_of`): recorded
+        and played at once.  Anything else goes the checked way, which names the rule."""
+        if self.phase == PROGRAM:
+            seats = self.order_seats()
+            if len(seats) > 1 and len(actions) == len(seats):
+                hand_programs = self.g.hand_programs
+                hands = self.hands
+                try:
+                    legal = all(
+                        a.__class__ is Program
+                        and a.player == p
+                        and a.cards in hand_programs(tuple(sorted(hands[p])))[1]
+                        for p, a in zip(seats, actions, strict=True)
+                    )
+                except TypeError:  # unhashable: not one of the listed programs
+                    legal = False
+                if legal:
+                    self._history.append(JointAction(actions))
+                    for a in actions:
+                        program_cards(self, a)  # type: ignore[arg-type]
+                    return
+        super().apply_joint(actions)
+
     # --- checking -------------------------------------------------------------------------------
 
     def _check(self, player: int, action: Action) -> None:
@@ -419,9 +484,9 @@ class SubzeroState(StateBase[Action, "Subzero"]):
 
     def _set_order(self) -> None:
         """Reveal order of this turn: clockwise from the start player, players still in."""
-        n = self.n
+        rotation = self.g.rotations[self.start % self.n]
         out = self.out
-        self.order = tuple(p for p in ((self.start + i) % n for i in range(n)) if p not in out)
+        self.order = tuple([p for p in rotation if p not in out]) if out else rotation
 
     def _do(self, action: Action) -> None:
         t = type(action)
@@ -497,6 +562,12 @@ class SubzeroState(StateBase[Action, "Subzero"]):
             winners=self.winners,
             log=log,
         )
+
+
+def _program_cards(player: int, action: object) -> tuple[str, ...] | None:
+    """The cards of `player`'s program (None: not a program of theirs): how a listing of
+    `SubzeroState.legal_actions` finds an action among the programs of a hand."""
+    return tuple(action.cards) if isinstance(action, Program) and action.player == player else None
 
 
 def _seen(g: Subzero, step: Step[Action], player: int) -> str:

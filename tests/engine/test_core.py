@@ -35,6 +35,21 @@ def test_arrangements_are_the_distinct_ordered_choices(items: tuple[object, ...]
     assert (items[0],) * (len(items) + 1) not in arrangements
 
 
+def test_large_arrangements_index_in_sorted_order() -> None:
+    """Past a few hundred, arrangements are unranked level by level from tables shared by
+    every multiset with the same counts: each must still give its own items, in order."""
+    for items in ((1, 1, 2, 2, 3, 3, 4, 5), ("c", "c", "b", "b", "a", "a", "d", "e")):
+        expected = sorted(set(itertools.permutations(items, 6)))
+        arrangements = Arrangements(items, 6)
+        assert len(arrangements) == len(expected) > 720
+        assert [arrangements[i] for i in range(len(expected))] == expected
+        assert list(arrangements) == expected
+        assert arrangements[-1] == expected[-1]
+        assert arrangements[10:13] == expected[10:13]
+    with pytest.raises(IndexError):
+        Arrangements((1, 2), 2)[2]
+
+
 def test_product_indexes_like_itertools_product() -> None:
     product = Product((1, 2, 3), "ab", (True, False))
     assert list(product) == list(itertools.product((1, 2, 3), "ab", (True, False)))

@@ -17,6 +17,7 @@ from printgen.engines import game_data
 from printgen.model import Game
 from rules_engine.core import (
     JointAction,
+    Product,
     Step,
     format_step,
     parse_step,
@@ -29,9 +30,13 @@ from rules_engine.submarine_attack import (
     TARGET,
     Action,
     Place,
+    Roll,
     SubmarineAttack,
     SubmarineAttackState,
+    Target,
 )
+
+from .shortcuts import play_against_checked
 
 GAMES = 1000
 VERSIONS = ("1.0", "1.0.1", "1.1")
@@ -164,3 +169,45 @@ def test_a_view_hides_the_opponents_face_down_cards(game: Game) -> None:
     text = repr(view)
     assert " ".join(state.slots[1]) not in text
     assert "blue place ?" in view.log[1]
+
+
+@pytest.mark.parametrize("options", [{}, {"triple_and_pair": "choose_one"}, {"players": 3}])
+def test_the_playout_shortcuts_play_and_refuse_as_the_checked_way(
+    game: Game, options: dict[str, Any]
+) -> None:
+    """`apply` and `apply_joint` take a shortcut for the actions of a search player's
+    playout (rolls, targets, placements): see `shortcuts.play_against_checked`."""
+    engine = SubmarineAttack(game_data(game), None, options)
+
+    def off_the_legal(state: SubmarineAttackState, picked: list[Any]) -> list[Any]:
+        first = picked[0]
+        if state.phase == ROLL:
+            return [Roll((*first.dice, 1)), Roll((7, *first.dice[1:])), Roll((0, *first.dice[1:]))]
+        if state.phase == TARGET:
+            return [Target(first.player, 99), Target((first.player + 1) % state.n, 1)]
+        if len(picked) > 1:
+            return [
+                JointAction([Place(first.player, first.ships, ("TS",) * 8), *picked[1:]]),
+                JointAction([Place(first.player, first.ships[:5], first.cards), *picked[1:]]),
+                JointAction(reversed(picked)),
+            ]
+        return []
+
+    for seed in range(40):
+        play_against_checked(engine.new_initial_state(), random.Random(seed), off_the_legal)
+
+
+def test_a_placement_list_indexes_like_the_product_of_arrangements(game: Game) -> None:
+    engine = SubmarineAttack(game_data(game))
+    state = engine.setup_state({"first": "red"})
+    places = state.legal_actions(1)
+    ships, cards = engine._ship_arrangements, engine._card_arrangements
+    product = Product(ships, cards)
+    assert len(places) == len(product) == len(ships) * len(cards)
+    rng = random.Random(5)
+    for i in [0, 1, len(places) - 1, *(rng.randrange(len(places)) for _ in range(200))]:
+        assert places[i] == Place(1, *product[i])
+        assert places[i] in places and places[i]._replace(player=0) not in places
+    assert places[-1] == places[len(places) - 1]
+    assert list(places[3:6]) == [places[3], places[4], places[5]]
+    assert Place(1, (1,) * 6, cards[0]) not in places

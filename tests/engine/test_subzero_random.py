@@ -33,11 +33,13 @@ from rules_engine.subzero import (
     Draw,
     Program,
     Reshuffle,
+    Reveal,
     Subzero,
     SubzeroState,
 )
 
 from .conftest import ROOT
+from .shortcuts import play_against_checked
 
 GAMES = 1000
 # Every value of every option appears in at least one set; the default set is 4 players.
@@ -231,3 +233,40 @@ def test_random_games_depend_on_the_seed(sz: Game) -> None:
         state.play_random(random.Random(seed))
         histories.add(tuple(state.history))
     assert len(histories) == 20
+
+
+@pytest.mark.parametrize("options", [{}, {"players": 2, "combined_cards": "one"}])
+def test_the_playout_shortcuts_play_and_refuse_as_the_checked_way(
+    sz: Game, options: dict[str, Any]
+) -> None:
+    """`apply` and `apply_joint` take a shortcut for the actions of a search player's
+    playout (reveals, draws, programs): see `shortcuts.play_against_checked`."""
+    engine = Subzero(game_data(sz), None, options)
+
+    def off_the_legal(state: SubzeroState, picked: list[Any]) -> list[Any]:
+        first = picked[0]
+        if isinstance(first, Reveal):
+            return [
+                first._replace(player=(first.player + 1) % state.n),
+                first._replace(move=1, turn=-1),
+                first._replace(shots=(0, 0, 0, 0)),
+                first._replace(roll=not first.roll),
+                first._replace(card="swish" if first.card != "swish" else "roll"),
+            ]
+        if isinstance(first, Draw):
+            return [
+                first._replace(cards=first.cards[:-1]),
+                first._replace(cards=tuple(reversed(first.cards))),
+                first._replace(cards=("nothing", *first.cards[1:])),
+                first._replace(player=(first.player + 1) % state.n),
+            ]
+        if isinstance(first, Program) and len(picked) > 1:
+            return [
+                JointAction([first._replace(cards=("move-4",) * 3), *picked[1:]]),
+                JointAction([first._replace(cards=first.cards[:2]), *picked[1:]]),
+                JointAction(reversed(picked)),
+            ]
+        return []
+
+    for seed in range(3):
+        play_against_checked(engine.new_initial_state(), random.Random(seed), off_the_legal)

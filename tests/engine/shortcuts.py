@@ -1,0 +1,48 @@
+"""The check of an engine's playout shortcuts: `apply` / `apply_joint` overridden to play the
+actions of a search player's playout at once must play them, and refuse the actions next to
+them, exactly as `StateBase`'s checked way does."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from rules_engine.core import CHANCE, IllegalActionError, StateBase, joint
+
+
+def play_against_checked(
+    state: Any, rng: random.Random, off_the_legal: Callable[[Any, list[Any]], list[Any]]
+) -> None:
+    """Play `state` to the end as a search player's playout does (`legal_actions` and
+    `rng.choice`, chance by `sample_action`).  At every step the picked action must leave
+    the same state as the checked way, and each action `off_the_legal(state, picked)`
+    gives (an action, or a joint one where several act) must be refused by the same rule
+    with the same words, leaving the state as it was."""
+    while not state.is_terminal():
+        players = state.current_players()
+        picked = [
+            state.sample_action(p, rng) if p == CHANCE else rng.choice(state.legal_actions(p))
+            for p in players
+        ]
+        several = len(picked) > 1
+        for action in off_the_legal(state, picked):
+            if action in picked or action == tuple(picked):
+                continue
+            fast, slow = state.clone(), state.clone()
+            with pytest.raises(IllegalActionError) as raised:
+                (fast.apply_joint if several else fast.apply)(action)
+            with pytest.raises(IllegalActionError) as expected:
+                (StateBase.apply_joint if several else StateBase.apply)(slow, action)
+            assert str(raised.value) == str(expected.value)
+            assert fast == state
+        slow = state.clone()
+        if several:
+            state.apply_joint(joint(picked))
+            StateBase.apply_joint(slow, joint(picked))
+        else:
+            state.apply(picked[0])
+            StateBase.apply(slow, picked[0])
+        assert state == slow
