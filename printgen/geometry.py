@@ -54,6 +54,18 @@ def check_margins(
         )
 
 
+def box_overhang(box: tuple[float, float, float, float], w: float, h: float, bleed: float) -> float:
+    """How far a box reaches past the piece's bleed edge (mm; 0 or less: it does not)."""
+    x, y, bw, bh = box
+    return max(-bleed - x, -bleed - y, (x + bw) - (w + bleed), (y + bh) - (h + bleed))
+
+
+def box_on_face(box: tuple[float, float, float, float], w: float, h: float, bleed: float) -> bool:
+    """Whether `check_box_on_face` passes, without making its message (faces check every
+    element of every piece; the message is worked out when it fails)."""
+    return box[2] >= 0 and box[3] >= 0 and box_overhang(box, w, h, bleed) <= EPSILON
+
+
 def check_box_on_face(
     box: tuple[float, float, float, float],
     w: float,
@@ -66,8 +78,7 @@ def check_box_on_face(
     x, y, bw, bh = box
     if bw < 0 or bh < 0:
         raise PrintgenError(f"{what}: width and height must not be negative", where)
-    left, top, right, bottom = -bleed, -bleed, w + bleed, h + bleed
-    over = max(left - x, top - y, (x + bw) - right, (y + bh) - bottom)
+    over = box_overhang(box, w, h, bleed)
     if over > EPSILON:
         raise PrintgenError(
             f"{what}: the box [{x:g}, {y:g}, {bw:g}, {bh:g}] mm reaches {over:.1f} mm beyond "

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from PIL import ImageColor
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
@@ -277,6 +277,9 @@ class Layout:
     # did not set); a string's place by "key.lang"
     field_places: dict[int, dict[str, Location]] = field(default_factory=dict)
     string_places: dict[str, Location] = field(default_factory=dict)
+    # What the faces drawn with this layout work out alike, worked out once: the boxes and
+    # colours of elements without templates, by `printgen.render` (not part of equality).
+    static: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def field_where(self, element: Element | None, key: str) -> Location | None:
         """The place of one key of an element (else of the element, else of the layout)."""

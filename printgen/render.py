@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from printgen import fonts
@@ -13,6 +14,7 @@ from printgen.geometry import (
     EPSILON,
     SafeZoneReport,
     TextPlacement,
+    box_on_face,
     check_box_on_face,
     check_margins,
     check_size,
@@ -21,7 +23,7 @@ from printgen.geometry import (
 )
 from printgen.languages import LANG_CHOICES as LANG_CHOICES  # where callers look for it
 from printgen.layouts import Element, IconShape, Layout, LayoutLibrary, Scalar, colour
-from printgen.model import Game, Piece, Text
+from printgen.model import Deck, Game, GameInfo, Piece, Text
 from printgen.ops import Ellipse, Face, Op, Picture, Polygon, Rect, TextRun, Vector
 from printgen.templating import (
     RULES_ORIGIN,
@@ -30,7 +32,9 @@ from printgen.templating import (
     data_view,
     evaluate,
     is_template,
+    render,
     render_field,
+    stable_type,
     template_error,
 )
 from printgen.textlayout import Fitted, TextDoesNotFit, layout_text, unknown_icons
@@ -124,6 +128,25 @@ def piece_label(piece: Piece) -> str:
     return f"component {piece.id} ({copies_text(piece.count)})"
 
 
+class _Picker:
+    """`t(value)` in templates: a bilingual value in the face's language (see `pick`)."""
+
+    __slots__ = ("lang",)
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+
+    def __call__(self, value: Any) -> str:
+        return pick(value, self.lang)
+
+
+_PICKERS = {lang: _Picker(lang) for lang in LANG_CHOICES}
+# What templates read that never changes once made (frozen models, the pickers): a render
+# that reads only these, text and numbers is reused (the deck's colour on its cards).
+for _frozen in (Deck, GameInfo, Text, _Picker):
+    stable_type(_frozen)
+
+
 def context(game: Game, piece: Piece, lang: str) -> dict[str, Any]:
     comp = piece.component
     label = piece_label(piece)
@@ -159,7 +182,7 @@ def context(game: Game, piece: Piece, lang: str) -> dict[str, Any]:
         "piece_id": piece.id,
         "decks": game.decks,
         "lang": lang,
-        "t": lambda value: pick(value, lang),
+        "t": _PICKERS.get(lang) or _Picker(lang),
     }
 
 
@@ -186,6 +209,11 @@ def render_face(
         drawer.element(element)
     return Face(req.key, w, h, layout.bleed, tuple(drawer.ops))
 
+# Text laid out by `_FaceDrawer.fit`, with the icon names it was tokenized with (a name
+# that is not an icon stays text); bounded, as a long-running process renders many games.
+_FITTED: dict[tuple[Any, ...], tuple[frozenset[str], Fitted]] = {}
+_FITTED_MAX = 20_000
+
 
 class _FaceDrawer:
     def __init__(
@@ -207,6 +235,7 @@ class _FaceDrawer:
         self.fields: list[FieldText] | None = None
         self.limit = game.info.limits.repeat
         self.icons = lib.icons_for(game.id)  # the game's own SVG icons shadow shared ones
+        self.icon_names = frozenset(self.icons)
         ctx["s"] = _Strings(self)
 
     def about(self, what: str) -> str:
@@ -218,8 +247,12 @@ class _FaceDrawer:
 
     def value(self, raw: Any, what: str, where: Location | None = None) -> Any:
         if is_template(raw):
-            here = where or self.layout.field_where(self.element_now, what.split(".")[0])
-            return render_field(raw, self.ctx, here, self.about(what))
+            try:
+                return render(raw, self.ctx)
+            except TemplateFailure as exc:
+                # The place and the name of the field are worked out for the message only.
+                here = where or self.layout.field_where(self.element_now, what.split(".")[0])
+                raise template_error(exc, here, self.about(what)) from None
         return raw
 
     def length(self, raw: Any, what: str, of: float | None = None) -> float:
@@ -234,9 +267,28 @@ class _FaceDrawer:
     def colour(self, raw: str | None, what: str) -> str | None:
         if raw is None or raw == "none":
             return None
-        return colour(str(self.value(raw, what)), self.layout.colours, self.where)
+        if is_template(raw):
+            return colour(str(self.value(raw, what)), self.layout.colours, self.where)
+        key = ("colour", raw)  # the same for every face of the layout: worked out once
+        found: str | None = self.layout.static.get(key)
+        if found is None:
+            found = self.layout.static[key] = colour(raw, self.layout.colours, self.where)
+        return found
 
     def box(self, element: Element) -> tuple[float, float, float, float]:
+        """The element's box on this face; one without templates is worked out once per
+        layout and card size."""
+        key = ("box", id(element), self.w, self.h)
+        found: tuple[float, float, float, float] | None = self.layout.static.get(key)
+        if found is not None:
+            return found
+        box = self._box(element)
+        spec = element.box
+        if isinstance(spec, str) or not any(is_template(v) for v in spec):
+            self.layout.static[key] = box
+        return box
+
+    def _box(self, element: Element) -> tuple[float, float, float, float]:
         spec = element.box
         b, s = self.layout.bleed, self.layout.safe
         if spec == "bleed":
@@ -269,7 +321,7 @@ class _FaceDrawer:
                 raise PrintgenError(
                     f"{self.about('each')}: each must give a list, got {str(items)[:60]!r}", where
                 )
-            self.check_instances(len(items), "each", where)
+            self.check_instances(len(items), "each", element)
             step = self.step(element) if element.step else (0.0, 0.0)
             for i, item in enumerate(items):
                 self.instance(element, i, i, 0, {"item": item}, (i * step[0], i * step[1]))
@@ -277,7 +329,7 @@ class _FaceDrawer:
         raw = element.repeat
         cols, rows = (raw if isinstance(raw, list) else [raw, 1])[:2]
         n_cols, n_rows = self.count(cols), self.count(rows)
-        self.check_instances(n_cols * n_rows, "repeat", self.layout.field_where(element, "repeat"))
+        self.check_instances(n_cols * n_rows, "repeat", element)
         _x, _y, bw, bh = self.box(element)
         if element.step:
             dx, dy = self.step(element)
@@ -307,7 +359,8 @@ class _FaceDrawer:
     def count(self, raw: Scalar) -> int:
         """A repeat count: a whole number, 0 or more (it may come from a template)."""
         value = self.value(raw, "repeat")
-        where = self.layout.field_where(self.element_now, "repeat")
+        if type(value) is int and value >= 0:
+            return value
         try:
             number = float(value)
         except (TypeError, ValueError):
@@ -315,16 +368,18 @@ class _FaceDrawer:
         if not math.isfinite(number) or number < 0 or number != int(number):
             raise PrintgenError(
                 f"{self.about('repeat')}: repeat must be a whole number (0 or more), got {value!r}",
-                where,
+                self.layout.field_where(self.element_now, "repeat"),
             )
         return int(number)
 
-    def check_instances(self, n: int, what: str, where: Location | None) -> None:
+    def check_instances(self, n: int, what: str, element: Element) -> None:
+        """At most the game's `limits.repeat` instances of `element` (its `what`: each or
+        repeat) on one face."""
         if n > self.limit:
             raise PrintgenError(
                 f"{self.about(what)}: {n:,} instances on one face, more than {self.limit:,}: "
                 "lower it, or raise limits: {repeat: N} in game.yaml",
-                where,
+                self.layout.field_where(element, what),
             )
 
     def instance(
@@ -343,7 +398,11 @@ class _FaceDrawer:
                 return
         x, y, bw, bh = self.box(element)
         x, y = x + offset[0], y + offset[1]
-        if element.type != "line" and element.type != "polygon":
+        if (
+            element.type != "line"
+            and element.type != "polygon"
+            and not box_on_face((x, y, bw, bh), self.w, self.h, self.layout.bleed)
+        ):
             check_box_on_face(
                 (x, y, bw, bh),
                 self.w,
@@ -388,14 +447,11 @@ class _FaceDrawer:
                     f"{self.layout.name}: {e.type} needs at least two points", where
                 )
             xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-            check_box_on_face(
-                (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)),
-                self.w,
-                self.h,
-                self.layout.bleed,
-                where,
-                self.about("points"),
-            )
+            extent = (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+            if not box_on_face(extent, self.w, self.h, self.layout.bleed):
+                check_box_on_face(
+                    extent, self.w, self.h, self.layout.bleed, where, self.about("points")
+                )
             dash = tuple(e.dash) if e.dash else None
             self.ops.append(Polygon(pts, fill, stroke, sw, e.type == "polygon", dash))
         elif e.type == "icon":
@@ -490,19 +546,7 @@ class _FaceDrawer:
         min_size = max(min_size, floor)  # shrinking never goes under the role's floor
         ink = self.colour(e.colour, "colour") or "#000000"
         try:
-            fitted = layout_text(
-                content,
-                w,
-                h,
-                size,
-                min_size,
-                e.leading,
-                e.align,
-                e.valign,
-                lambda s, pt: fonts.string_width_mm(s, font_name, pt),
-                fonts.ascent_ratio(font_name),
-                self.icons,
-            )
+            fitted = self.fit(content, w, h, size, min_size, e, font_name, font.path)
         except TextDoesNotFit as exc:
             field_name = e.id or "text"
             raise PrintgenError(
@@ -558,6 +602,42 @@ class _FaceDrawer:
                             ink,
                         )
                     )
+
+    def fit(
+        self,
+        content: str,
+        w: float,
+        h: float,
+        size: float,
+        min_size: float,
+        e: Element,
+        font_name: str,
+        font_path: Path,
+    ) -> Fitted:
+        """The text laid out in its box: the same text in the same box and font (a name on
+        both faces, a deck's label, a copy's sentence) is laid out once in a process."""
+        key = (content, w, h, size, min_size, e.leading, e.align, e.valign, font_name, font_path)
+        icon_names = self.icon_names
+        found = _FITTED.get(key)
+        if found is not None and found[0] == icon_names:
+            return found[1]
+        fitted = layout_text(
+            content,
+            w,
+            h,
+            size,
+            min_size,
+            e.leading,
+            e.align,
+            e.valign,
+            lambda s, pt: fonts.string_width_mm(s, font_name, pt),
+            fonts.ascent_ratio(font_name),
+            icon_names,
+        )
+        if len(_FITTED) >= _FITTED_MAX:
+            _FITTED.clear()
+        _FITTED[key] = (icon_names, fitted)
+        return fitted
 
     def check_text(self, e: Element, extent: TextPlacement | None) -> None:
         """Text in the bleed is cut off: an error. Text in the safe margin may be: noted."""

@@ -17,18 +17,18 @@ Errors come out as `TemplateFailure`; callers add the piece and the file:line.
 from __future__ import annotations
 
 import difflib
+import importlib
 import re
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 import jinja2
-from jinja2 import nodes
+from jinja2 import meta, nodes
 from jinja2.compiler import CodeGenerator, Frame
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
@@ -42,6 +42,8 @@ MAX_RANGE = 10_000  # items `range()` may produce
 TIME_LIMIT = 1.0  # seconds one render may take
 SLOW_RENDER = 0.05  # seconds: a real card or section template takes well under a millisecond
 SLOW_BUDGET = 2.0  # seconds all slow renders of a run may take together
+
+T = TypeVar("T")
 
 _WIDE_FORMAT = re.compile(r"\d{6,}")
 
@@ -331,6 +333,12 @@ def compile_expression(source: str) -> Any:
     return ENV.compile_expression(source, undefined_to_none=False)
 
 
+# Templates already compiled, looked up without entering the guard (a compile that failed
+# is not kept, so it fails again, guarded, the next time).
+_compiled: dict[str, jinja2.Template] = {}
+_COMPILED_MAX = 8192
+
+
 def is_template(value: Any) -> bool:
     return isinstance(value, str) and ("{{" in value or "{%" in value)
 
@@ -345,24 +353,31 @@ def _alarm(_signum: int, _frame: Any) -> None:
 
 
 _active = threading.local()
+# `signal.signal` without its wrapper, which converts arguments and result to enums and
+# costs more than the rest of a short render; handlers come back as they went in.
+_set_handler: Callable[[int, Any], Any] = importlib.import_module("_signal").signal
+_SIGALRM = int(signal.SIGALRM)
 
 
-@contextmanager
-def _deadline(seconds: float) -> Iterator[None]:
-    """Stop the body after `seconds` (main thread only, where signals arrive). A render
-    inside a render (a layout string used by a field) runs under the outer deadline."""
-    if threading.current_thread() is not threading.main_thread() or getattr(_active, "on", False):
-        yield
-        return
-    previous = signal.signal(signal.SIGALRM, _alarm)
+def _arm(seconds: float) -> Any:
+    """Start the alarm of one render; returns the previous SIGALRM handler (in a tuple: it
+    may itself be None) for `_disarm` to put back, or None when the alarm is not ours to
+    set: not the main thread, where signals arrive, or a render inside a render, which runs
+    under the outer deadline."""
+    if getattr(_active, "on", False) or threading.current_thread() is not threading.main_thread():
+        return None
+    previous = _set_handler(_SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     _active.on = True
-    try:
-        yield
-    finally:
-        _active.on = False
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+    return (previous,)
+
+
+def _disarm(armed: Any) -> None:
+    if armed is None:
+        return
+    _active.on = False
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    _set_handler(_SIGALRM, armed[0])
 
 
 _slow = {"seconds": 0.0}
@@ -374,13 +389,18 @@ def reset_budget() -> None:
     _slow["seconds"] = 0.0
 
 
-def _guarded(work: Callable[[], Any], names: list[str], timed: bool = True) -> Any:
+def _guarded(work: Callable[[], Any], data: dict[str, Any], timed: bool = True) -> Any:
+    """Run `work` (a render of a template over `data`) under the deadline and the budget of
+    slow renders, its failures as `TemplateFailure`."""
     # The budget counts this process's CPU time: what a template costs, not the time other
     # processes on a busy machine took meanwhile.
     started = time.process_time()
     try:
-        with _deadline(TIME_LIMIT):
+        armed = _arm(TIME_LIMIT)
+        try:
             result = work()
+        finally:
+            _disarm(armed)
         spent = time.process_time() - started
         if timed and spent > SLOW_RENDER:
             # Many pieces each a little under the limit must not add up to minutes.
@@ -396,6 +416,7 @@ def _guarded(work: Callable[[], Any], names: list[str], timed: bool = True) -> A
             f"the template ran longer than {TIME_LIMIT:g} s: simplify its loops"
         ) from None
     except MissingValue as exc:
+        names = sorted(data)
         message, _where = missing_message(exc, names)
         raise MissingFailure(message, exc, names) from None
     except jinja2.exceptions.SecurityError as exc:
@@ -452,9 +473,18 @@ def render(source: str, data: dict[str, Any]) -> str:
     """Render a template source with `data`; bounded, sandboxed (see the module's doc)."""
     if not is_template(source):
         return source
-    names = sorted(data)
     # Compiling (once per source) is not the template's work: only rendering is timed.
-    template: jinja2.Template = _guarded(lambda: compile_template(source), names, timed=False)
+    template = _compiled.get(source)
+    if template is None:
+        template = _guarded(lambda: compile_template(source), data, timed=False)
+        if len(_compiled) >= _COMPILED_MAX:
+            _compiled.clear()
+        _compiled[source] = template
+    key = _memo_key(source, data)
+    if key is not None:
+        found = _rendered.get(key[0])
+        if found is not None and all(a is b for a, b in zip(found[0], key[1], strict=True)):
+            return found[1]
 
     def work() -> str:
         total = 0
@@ -466,15 +496,74 @@ def render(source: str, data: dict[str, Any]) -> str:
             parts.append(chunk)
         return "".join(parts)
 
-    result: str = _guarded(work, names)
+    started = time.process_time()
+    result: str = _guarded(work, data)
+    if key is not None and time.process_time() - started <= SLOW_RENDER:
+        # A slow render is not kept: each use of it counts against the budget, as before.
+        if len(_rendered) >= _RENDERED_MAX:
+            _rendered.clear()
+        _rendered[key[0]] = (key[1], result)
     return result
+
+
+# Memoized renders. A template reading only values that never change once made (text,
+# numbers, and the frozen objects registered with `stable_type`: a deck, the game's info)
+# gives the same text for the same values: the deck colour of 1,000 cards is rendered
+# once per deck. Objects are told apart by identity, and kept with the result so that an
+# identity is not reused while its entry lives. Failures are not kept (they fail again).
+_STABLE_TYPES: set[type] = {str, int, float, bool, type(None)}
+_SCALARS = (str, int, float, bool, type(None))
+_read_names: dict[str, tuple[str, ...] | None] = {}
+_rendered: dict[tuple[Any, ...], tuple[tuple[Any, ...], str]] = {}
+_RENDERED_MAX = 20_000
+
+
+def stable_type(cls: type[T]) -> type[T]:
+    """Mark a class whose objects never change once made (frozen), so that a render that
+    reads only such objects (and text and numbers) may be reused for the same objects."""
+    _STABLE_TYPES.add(cls)
+    return cls
+
+
+def _names_read(source: str) -> tuple[str, ...] | None:
+    """The data names a (compiled) template reads, or None when its output may change
+    with something other than them (the `random` filter)."""
+    if source not in _read_names:
+        ast = ENV.parse(source)
+        uses_random = any(f.name == "random" for f in ast.find_all(nodes.Filter))
+        names = None if uses_random else tuple(sorted(meta.find_undeclared_variables(ast)))
+        _read_names[source] = names
+    return _read_names[source]
+
+
+def _memo_key(source: str, data: dict[str, Any]) -> tuple[tuple[Any, ...], tuple[Any, ...]] | None:
+    """The key of a render in `_rendered` and the objects it was made from, or None when
+    the render may not be reused (it reads a value that may change, or a missing one)."""
+    names = _names_read(source)
+    if names is None:
+        return None
+    parts: list[Any] = [source]
+    objects: list[Any] = []
+    for name in names:
+        if name not in data:
+            return None
+        value = data[name]
+        kind = type(value)
+        if kind not in _STABLE_TYPES:
+            return None
+        if kind in _SCALARS:
+            # 1, 1.0 and True are equal as keys but render differently: the type is kept too
+            parts.append((kind, value))
+        else:
+            parts.append((kind, id(value)))
+            objects.append(value)
+    return tuple(parts), tuple(objects)
 
 
 def evaluate(source: str, data: dict[str, Any]) -> Any:
     """Evaluate a Jinja expression (`each:`), bounded and sandboxed like `render`."""
-    names = sorted(data)
-    expression = _guarded(lambda: compile_expression(source), names, timed=False)
-    return _guarded(lambda: expression(data), names)
+    expression = _guarded(lambda: compile_expression(source), data, timed=False)
+    return _guarded(lambda: expression(data), data)
 
 
 def place(where: Location | None, line: int) -> Location | None:

@@ -238,3 +238,28 @@ def test_cards_pdf_holds_one_form_per_distinct_face(
     assert len(drawings) < len(entry["pages"])  # copies and backs repeat a drawing
     data = (sub_build / "cards.pdf").read_bytes()
     assert data.count(b"/Subtype /Form") == len(drawings)
+
+
+def test_template_renders_are_reused_only_for_the_same_stable_values() -> None:
+    """A render reading only frozen objects, text and numbers is reused for the same
+    objects; other objects, 1 against True, and the random filter render again."""
+    from printgen.templating import _rendered, render, stable_type
+
+    @stable_type
+    class Frozen:
+        def __init__(self, colour: str) -> None:
+            self.colour = colour
+
+    red, blue = Frozen("red"), Frozen("blue")
+    source = "{{ deck.colour }}-{{ n }}"
+    assert render(source, {"deck": red, "n": 1}) == "red-1"
+    kept = len(_rendered)
+    assert render(source, {"deck": red, "n": 1}) == "red-1"
+    assert len(_rendered) == kept  # the same render, reused
+    assert render(source, {"deck": blue, "n": 1}) == "blue-1"
+    assert render(source, {"deck": red, "n": True}) == "red-True"
+    assert render("{{ values.x }}", {"values": {"x": 1}}) == "1"
+    assert render("{{ values.x }}", {"values": {"x": 2}}) == "2"  # a dict is not stable
+    random_source = "{{ [n] | random }}"
+    assert render(random_source, {"n": 3}) == "3"
+    assert not any(key[0] == random_source for key in _rendered)
