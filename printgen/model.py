@@ -877,6 +877,8 @@ def _narration_errors(info: GameInfo, doc: Document) -> list[PrintgenError]:
         for lang in ("ja", "en")
     ]
     for key, source in places:
+        if "{" not in source:
+            continue  # plain text: Jinja reads it as it stands (most titles), no need to compile
         try:
             compile_template(source)
         except jinja2.TemplateSyntaxError as exc:
