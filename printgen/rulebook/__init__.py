@@ -27,6 +27,8 @@ The rooms, in the order the data flows through them (each imports only those abo
 - `assemble`: the blocks of the book (sections, components, pictures, setup diagram,
   turn summary, worked examples, glossary, clarifications, rule history) and the HTML
   of each edition and of the player aid.
+- `pagination`: WeasyPrint's page references (the contents' and cross-references' page
+  numbers) resolved without laying each page out again and again.
 - `pdf`: HTML to PDF with WeasyPrint behind a project-only URL fetcher, and
   make_rulebooks, the whole way from a loaded rulebook to the PDF of each edition.
 """

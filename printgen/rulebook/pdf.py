@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import io
 import logging
+import os
 import signal
 import tempfile
 from collections import OrderedDict
@@ -21,6 +23,7 @@ from printgen.layouts import LayoutLibrary
 from printgen.rulebook.assemble import AIDS, EDITIONS, rulebook_html
 from printgen.rulebook.book import Rulebook
 from printgen.rulebook.diagrams import PICTURE_SCHEME
+from printgen.rulebook.pagination import resolve_page_references
 
 
 class _WarningTrap(logging.Handler):
@@ -84,6 +87,8 @@ def render_pdf_pages(
     from weasyprint.urls import FatalURLFetchingError
 
     _keep_image_streams()
+    _shared_streams[0] = pictures / STREAMS_FOLDER if pictures is not None else None
+    resolve_page_references()
     logger = logging.getLogger("weasyprint")
     trap = _WarningTrap()
     logger.addHandler(trap)
@@ -151,12 +156,16 @@ def make_rulebooks(
 IMAGE_STREAMS_LIMIT = 64 * 2**20  # bytes of images' PDF streams kept per process
 _streams: OrderedDict[str, bytes] = OrderedDict()
 _streams_size = [0]
+_shared_streams: list[Path | None] = [None]  # the build's folder of streams, for every worker
+STREAMS_FOLDER = ".streams"  # in the pictures folder
 
 
 def _keep_image_streams() -> None:
     """WeasyPrint compresses every PNG anew for each PDF it writes (most of the time
     spent on pictures); the same pixels give the same bytes, so a process keeps them, by a
-    digest of the pixels, for the next document (the same diagrams in every rebuild)."""
+    digest of the pixels, for the next document (the same diagrams in every rebuild), and
+    leaves them in the build's pictures folder for its other worker processes (the
+    editions of a game, made side by side, show the same diagrams)."""
     from weasyprint.images import RasterImage
 
     if getattr(RasterImage._get_png_data, "printgen_kept", False):
@@ -164,12 +173,10 @@ def _keep_image_streams() -> None:
     encode: Callable[[Any], bytes] = RasterImage._get_png_data
 
     def kept(pillow_image: Any) -> bytes:
-        pixels = hashlib.sha256(pillow_image.tobytes())
-        pixels.update(f"{pillow_image.mode}:{pillow_image.size}".encode())
-        key = pixels.hexdigest()
+        key = _image_key(pillow_image)
         data = _streams.get(key)
         if data is None:
-            data = encode(pillow_image)
+            data = _shared_stream(key, lambda: encode(pillow_image))
             _streams[key] = data
             _streams_size[0] += len(data)
             while _streams_size[0] > IMAGE_STREAMS_LIMIT and len(_streams) > 1:
@@ -183,6 +190,40 @@ def _keep_image_streams() -> None:
     RasterImage._get_png_data = staticmethod(kept)
 
 
+def _image_key(pillow_image: Any) -> str:
+    """What an image's stream is made from: the PNG file WeasyPrint opened it from, not
+    decoded yet (no need to decode a picture whose stream is kept), else its pixels."""
+    source = getattr(pillow_image, "fp", None)
+    if isinstance(source, io.BytesIO) and pillow_image.format == "PNG":
+        return "png-" + hashlib.sha256(source.getbuffer()).hexdigest()
+    pixels = hashlib.sha256(pillow_image.tobytes())
+    pixels.update(f"{pillow_image.mode}:{pillow_image.size}".encode())
+    return pixels.hexdigest()
+
+
+def _shared_stream(key: str, encode: Callable[[], bytes]) -> bytes:
+    """The stream of `key` from the build's shared folder, or encoded now and left there
+    (written whole under a temporary name, then renamed: another process reads it whole
+    or not at all)."""
+    folder = _shared_streams[0]
+    if folder is None:
+        return encode()
+    path = folder / key
+    try:
+        return path.read_bytes()
+    except OSError:
+        pass
+    data = encode()
+    try:
+        folder.mkdir(exist_ok=True)
+        part = folder / f"{key}.{os.getpid()}.part"
+        part.write_bytes(data)
+        os.replace(part, path)
+    except OSError:
+        pass  # not shared: the other processes encode it themselves
+    return data
+
+
 # --- worker processes kept between builds (printgen watch) ------------------------------------
 
 
@@ -193,6 +234,7 @@ def _worker_start() -> None:
     import weasyprint  # noqa: F401
 
     _keep_image_streams()
+    resolve_page_references()
     gc.freeze()  # what is loaded stays: the cycle collector need not look at it again
 
 
