@@ -79,6 +79,9 @@ def verdict_rate(rate: float, aim: float) -> str:
 
 
 def main() -> None:
+    # Programs are timed as a user runs them: with Python's bytecode caches (a shell that
+    # sets PYTHONDONTWRITEBYTECODE would have every run compile every module again).
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
     parser.add_argument("--rounds", type=int, default=1, help="rounds of the rulebook figure")
     rounds = max(1, parser.parse_args().rounds)

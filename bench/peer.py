@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import math
 import os
 import shutil
@@ -209,6 +210,9 @@ class Case:
         fronts page when duplex).  printgen's open with a checklist (one row per card, and a
         blank back when duplex): the pages before the first page of cards count apart.
         Raises ValueError when they are wrong."""
+        # pypdf warns of every glyph name it cannot map back to text (protograf's Japanese
+        # pages); the page check needs only the cards' names, so its notes stay quiet
+        logging.getLogger("pypdf").setLevel(logging.ERROR)
         reader = PdfReader(path)
         want = math.ceil(self.cards / (COLS * ROWS)) * (2 if self.duplex else 1)
         names = [card.name for card in cards(self.cards, self.lang)]
@@ -429,6 +433,9 @@ def headline(report: dict[str, Any], case: str) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # Programs are timed as a user runs them: with Python's bytecode caches (a shell that
+    # sets PYTHONDONTWRITEBYTECODE would have every run compile every module again).
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )

@@ -88,6 +88,14 @@ FIGURES = (
         _seconds,
     ),
     Figure(
+        "peak memory, 2,000 cards against 200 (flat: x1)",
+        "print.json",
+        ("peak_mb_growth_200_to_2000",),
+        ("aim_peak_mb_growth",),
+        False,
+        _ratio,
+    ),
+    Figure(
         "rulebooks, cold build of every game",
         "build.json",
         ("rulebook_pages_per_s",),
