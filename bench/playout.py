@@ -52,7 +52,7 @@ def actions_per_second(
     (chance picks by the outcomes' odds, `sample_action`), then the step is applied (`apply`, or
     `apply_joint` for a simultaneous step, each player's action counted). Games are seeded
     0, 1, 2, ...; returns (actions per CPU second, games per CPU second, actions per game)."""
-    from rules_engine.core import CHANCE, joint
+    from rules_engine.core import joint, playout_picks
 
     actions = games = 0
     start = time.process_time()
@@ -62,13 +62,7 @@ def actions_per_second(
             rng = random.Random(games)
             steps = 0
             while not state.is_terminal():
-                players = state.current_players()
-                picked = [
-                    state.sample_action(p, rng)
-                    if p == CHANCE
-                    else rng.choice(state.legal_actions(p))
-                    for p in players
-                ]
+                picked = playout_picks(state, rng)
                 if len(picked) == 1:
                     state.apply(picked[0])
                 else:

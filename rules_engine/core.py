@@ -374,6 +374,16 @@ def replay(initial: State[A], history: Sequence[Step[A]]) -> State[A]:
     return state
 
 
+def playout_picks(state: State[A], rng: random.Random) -> list[A]:
+    """One action per current player, as a search player's playout picks them: each
+    player's legal actions generated (`legal_actions`, a list or a lazy sequence) and one
+    taken uniformly by index; chance by the outcomes' odds (`sample_action`)."""
+    return [
+        state.sample_action(p, rng) if p == CHANCE else rng.choice(state.legal_actions(p))
+        for p in state.current_players()
+    ]
+
+
 def random_step(state: State[A], rng: random.Random) -> Step[A]:
     """Pick and apply one random legal step; return it."""
     players = state.current_players()

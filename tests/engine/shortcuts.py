@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from rules_engine.core import CHANCE, IllegalActionError, StateBase, joint
+from rules_engine.core import IllegalActionError, StateBase, joint, playout_picks
 
 
 def play_against_checked(
@@ -22,11 +22,7 @@ def play_against_checked(
     gives (an action, or a joint one where several act) must be refused by the same rule
     with the same words, leaving the state as it was."""
     while not state.is_terminal():
-        players = state.current_players()
-        picked = [
-            state.sample_action(p, rng) if p == CHANCE else rng.choice(state.legal_actions(p))
-            for p in players
-        ]
+        picked = playout_picks(state, rng)
         several = len(picked) > 1
         for action in off_the_legal(state, picked):
             if action in picked or action == tuple(picked):
