@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from printgen.cache import file_digest
 from printgen.errors import ErrorList, Location, PrintgenError, display_path
 from printgen.exports import FaceUse, PngFile, drawing_of, plan_pngs, render_pngs, write_card_pdf
 from printgen.files import check_inside, give_usual_mode
@@ -161,12 +162,15 @@ def render_all(
 ) -> list[Rendered]:
     """Each game's faces (and rulebook, when asked), with its warnings (`strict`: they are
     to be reported as errors, so they do not say that --strict would make them one)."""
-    from printgen.rulebook import has_rulebook, load_rulebook
-
     rendered = []
     for game in games:
         reset_budget()
-        book = load_rulebook(game) if rulebooks and has_rulebook(game) else None
+        book = None
+        # the book's file, looked for here: a game without one needs no rulebook code
+        if rulebooks and (game.folder / "rulebook" / "book.yaml").is_file():
+            from printgen.rulebook import load_rulebook
+
+            book = load_rulebook(game)
         report = SafeZoneReport()
         faces = faces_of(game, lib, lang, report)
         undated = game.undated_warning()
@@ -404,32 +408,49 @@ def files_digest(folder: Path, skip: Callable[[Path], bool] = lambda _p: False) 
             lock = rel.name.startswith(("~$", ".~lock."))
             if "__pycache__" in rel.parts or lock or skip(rel):
                 continue
-            h.update(rel.as_posix().encode() + b"\0" + sha256(path.read_bytes()).encode())
+            h.update(rel.as_posix().encode() + b"\0" + file_digest(path).encode())
     return h.hexdigest()
 
 
 def code_fingerprint() -> str:
     """printgen's and the engines' code and the libraries' versions (once per process)."""
     if not _code_print:
-        from importlib.metadata import PackageNotFoundError, version
-
         import printgen
         import rules_engine
 
-        def known(name: str) -> str:
-            try:
-                return version(name)
-            except PackageNotFoundError:
-                return "-"
-
+        versions = installed_versions()
         _code_print.append(
             digest(
                 files_digest(Path(printgen.__file__).parent),
                 files_digest(Path(rules_engine.__file__).parent),
-                [known(name) for name in LIBRARIES],
+                [versions.get(_dist_key(name), "-") for name in LIBRARIES],
             )
         )
     return _code_print[0]
+
+
+def _dist_key(name: str) -> str:
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+def installed_versions() -> dict[str, str]:
+    """Each installed distribution's version by its normalised name, the first one on
+    `sys.path` as `importlib.metadata.version` finds it, read off the names of the
+    `NAME-VERSION.dist-info` folders (without importlib.metadata's parsing of every
+    package's metadata, which a build would wait for)."""
+    import sys
+
+    found: dict[str, str] = {}
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for folder in names:
+            if folder.endswith(".dist-info") and "-" in folder:
+                name, version = folder[: -len(".dist-info")].rsplit("-", 1)
+                found.setdefault(_dist_key(name), version)
+    return found
 
 
 def _data_file(rel: Path) -> bool:
@@ -578,13 +599,16 @@ class ExampleReport:
 
 
 def check_examples(game: Game, previous: Previous | None) -> ExampleReport:
-    from printgen.engines import engine_entry
-    from printgen.examples import check_game
+    from rules_engine.registry import engine_for
 
     inputs = examples_fingerprint(game)
     if previous and previous.manifest.get("examples_sha256") == inputs:
         return ExampleReport(inputs, list(previous.manifest.get("examples", [])))
-    results = check_game(game, bad_input_raises=True) if engine_entry(game) else []
+    if not engine_for(game.id):  # no engine plays it: no example to check
+        return ExampleReport(inputs, [])
+    from printgen.examples import check_game
+
+    results = check_game(game, bad_input_raises=True)
     return ExampleReport(inputs, [r.record(game.folder) for r in results], results)
 
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import math
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 
@@ -81,8 +82,34 @@ VERSION_OPTION = click.option(
 )
 
 
+class _NoBar:
+    """What a progress bar is asked where none is shown (stderr is no terminal): nothing."""
+
+    def __enter__(self) -> _NoBar:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        return None
+
+    def add_task(self, *_args: Any, **_kwargs: Any) -> int:
+        return 0
+
+    def update(self, *_args: Any, **_kwargs: Any) -> None:
+        return None
+
+    def advance(self, *_args: Any, **_kwargs: Any) -> None:
+        return None
+
+
+# rich shows a terminal's output on a pipe when one of these says so
+_RICH_TERMINAL_SETTINGS = ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE")
+
+
 def progress_bar() -> Progress:
-    """A progress bar on stderr, shown on a terminal only, gone when done."""
+    """A progress bar on stderr, shown on a terminal only, gone when done (off a terminal,
+    rich's progress bars are not even loaded)."""
+    if not sys.stderr.isatty() and not any(os.environ.get(v) for v in _RICH_TERMINAL_SETTINGS):
+        return cast("Progress", _NoBar())
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -240,7 +267,6 @@ def build_cmd(
 
     def action() -> None:
         from printgen.build import BuildOptions, build, work_units
-        from printgen.vendors import load_vendor, vendor_failures
 
         if out_dir.exists() and not out_dir.is_dir():
             raise PrintgenError(
@@ -261,6 +287,9 @@ def build_cmd(
             **({"jobs": jobs} if jobs else {}),
             vendors=tuple(dict.fromkeys(vendors)),
         )
+        if opts.vendors:
+            from printgen.vendors import load_vendor, vendor_failures
+
         for name in opts.vendors:  # an unknown vendor before the slow part
             load_vendor(project.layouts, name)
         names = project.select(games)
@@ -985,6 +1014,9 @@ def rulebook_sync(project: Project, game: str, sections: tuple[str, ...]) -> Non
 
 def main(args: list[str] | None = None) -> None:
     """The `printgen` command: a usage mistake is one line naming the argument, status 2."""
+    # printgen's data models are its own: no pydantic plugin observes them, so pydantic need
+    # not look through every installed package's entry points for one (a tenth of start-up)
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     try:
         cli.main(args=args, prog_name="printgen", standalone_mode=False)
     except click.exceptions.Abort:

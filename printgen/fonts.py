@@ -2,15 +2,30 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import logging
+import marshal
+import sys
+from fnmatch import fnmatch
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
+from weakref import WeakKeyDictionary
 
+import reportlab
 from PIL import ImageFont
+from reportlab import rl_config
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFError, TTFont
+from reportlab.pdfbase.ttfonts import (
+    TTEncoding,
+    TTFError,
+    TTFNameBytes,
+    TTFont,
+    TTFontFace,
+)
 
+from printgen.cache import cache_dir, file_digest, write_whole
 from printgen.errors import PrintgenError
 
 _registered: dict[str, Path] = {}
@@ -21,13 +36,108 @@ def pdf_font_name(key: str, path: Path) -> str:
     name = f"pg-{key}"
     if _registered.get(name) != path:
         try:
-            pdfmetrics.registerFont(TTFont(name, str(path)))
+            pdfmetrics.registerFont(_tt_font(name, path))
         except (TTFError, OSError) as exc:
             raise PrintgenError(
                 f"cannot use font file {path.name}: {exc} (reportlab needs TrueType outlines)"
             ) from None
         _registered[name] = path
     return name
+
+
+# --- reportlab's reading of a font file, kept between runs --------------------------------------
+#
+# reportlab reads a font's whole character map and metrics before it can measure or set a
+# word: 35 ms for each of the Japanese fonts, a tenth of a small deck's build.  What it reads
+# depends on the file's bytes and reportlab alone, so it is kept in printgen's cache folder
+# (printgen/cache.py), one file per font, named by the font's sha256 and the versions that
+# read it, checked by its own sha256 before use.  Without the folder (read-only, no HOME)
+# fonts are read as before; either way the same TTFont comes out and the PDFs are the same
+# bytes (a test checks).
+
+_FACE_CACHE_FORMAT = 1
+
+
+def _face_file(path: Path) -> Path | None:
+    folder = cache_dir()
+    if folder is None:
+        return None
+    versions = (
+        f"{_FACE_CACHE_FORMAT}-{reportlab.Version}-{sys.version_info[0]}{sys.version_info[1]}"
+    )
+    return folder / "fonts" / f"{file_digest(path)}-{versions}.marshal"
+
+
+def _face_state(face: TTFontFace) -> dict[str, Any]:
+    """What reportlab read of the font, as plain values (names carry their text)."""
+    state: dict[str, Any] = {}
+    for attr, value in vars(face).items():
+        if attr in ("_ttf_data", "_pdfScale", "filename", "table"):
+            continue  # the file's bytes and name: this run's; the scale: from unitsPerEm;
+            # the tables by tag: from the list of them
+        state[attr] = ("name", value.ustr) if isinstance(value, TTFNameBytes) else value
+    return state
+
+
+def _face_from_state(state: dict[str, Any], data: bytes, path: Path) -> TTFontFace:
+    face = TTFontFace.__new__(TTFontFace)
+    for attr, value in state.items():
+        if isinstance(value, tuple) and len(value) == 2 and value[0] == "name":
+            value = TTFNameBytes(value[1].encode("utf-8"))
+        setattr(face, attr, value)
+    face.table = {t["tag"]: t for t in face.tables}  # one table list, as reportlab's
+    face._ttf_data = data
+    face.filename = str(path)
+    units = face.unitsPerEm
+    face._pdfScale = (lambda x: x) if units == 1000 else (lambda x, k=1000 / units: x * k)
+    return face
+
+
+def _cached_face(path: Path, data: bytes) -> TTFontFace | None:
+    where = _face_file(path)
+    if where is None:
+        return None
+    try:
+        stored = where.read_bytes()
+    except OSError:
+        return None
+    check, payload = stored[:32], stored[32:]
+    if hashlib.sha256(payload).digest() != check:
+        return None
+    try:
+        state = marshal.loads(payload)
+        return _face_from_state(state, data, path)
+    except (ValueError, EOFError, TypeError, KeyError, AttributeError):
+        return None
+
+
+def _keep_face(face: TTFontFace, path: Path) -> None:
+    where = _face_file(path)
+    if where is None:
+        return
+    try:
+        payload = marshal.dumps(_face_state(face))
+    except ValueError:
+        return  # a value marshal cannot keep: the next run reads the font again
+    write_whole(where, hashlib.sha256(payload).digest() + payload)
+
+
+def _tt_font(name: str, path: Path) -> TTFont:
+    """reportlab's TTFont of the file, its reading taken from the cache when kept there."""
+    data = path.read_bytes()
+    face = _cached_face(path, data)
+    if face is None:
+        font = TTFont(name, str(path))
+        _keep_face(font.face, path)
+        return font
+    font = TTFont.__new__(TTFont)  # what TTFont.__init__ does, with the face read already
+    font.fontName = name
+    font.face = face
+    font.encoding = TTEncoding()
+    font.state = WeakKeyDictionary()
+    font._asciiReadable = rl_config.ttfAsciiReadable
+    font.shapable = not any(fnmatch(name, glob) for glob in rl_config.unShapedFontGlob)
+    return font
 
 
 def string_width_mm(text: str, font_name: str, size_pt: float) -> float:
@@ -57,7 +167,31 @@ LAYOUT_CHARACTERS = (
 def subset_font(path: Path, characters: str) -> bytes:
     """The font cut down to `characters`, by fontTools (pinned in constraints.txt), with
     its own timestamps kept: the same bytes on every machine, whatever the system's
-    libraries. Rulebooks embed these subsets as they are."""
+    libraries. Rulebooks embed these subsets as they are.  A subset is kept in printgen's
+    cache folder by the font's bytes, the characters and fontTools' version (a rebuild
+    after a rule change mostly needs the subsets it cut last time)."""
+    import fontTools
+
+    key = hashlib.sha256(f"{SUBSET_FORMAT}\0{fontTools.version}\0{characters}".encode())
+    folder = cache_dir()
+    where = folder / "subsets" / f"{file_digest(path)}-{key.hexdigest()}.ttf" if folder else None
+    if where is not None:
+        try:
+            stored = where.read_bytes()
+        except OSError:
+            stored = b""
+        if stored[:32] == hashlib.sha256(stored[32:]).digest() and len(stored) > 32:
+            return stored[32:]
+    data = _cut(path, characters)
+    if where is not None:
+        write_whole(where, hashlib.sha256(data).digest() + data)
+    return data
+
+
+SUBSET_FORMAT = 1  # the options `_cut` gives fontTools: a new number when they change
+
+
+def _cut(path: Path, characters: str) -> bytes:
     from fontTools import subset
     from fontTools.ttLib import TTLibError
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from reportlab.lib.colors import HexColor
@@ -108,7 +109,9 @@ def draw_ops(c: Canvas, ops: tuple[Op, ...], left: float, top: float) -> None:
     c.setDash([])
 
 
+@lru_cache(maxsize=4096)
 def _colour(value: str, operator: str) -> str:
+    """The operator setting a colour (a deck of a few colours asks for them on every face)."""
     colour = HexColor(value)
     return f"{fp_str(colour.red, colour.green, colour.blue)} {operator}"
 

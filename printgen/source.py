@@ -24,6 +24,7 @@ Key = tuple[str | int, ...]
 
 # libyaml's loader when PyYAML was built with it (three times faster), else the pure one.
 _Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_STR_TAG = "tag:yaml.org,2002:str"
 M = TypeVar("M", bound=BaseModel)
 
 # A game folder is untrusted: a file, and what its anchors and aliases expand to, are bounded.
@@ -171,8 +172,11 @@ def _build(
 
 
 def _scalar(loader: yaml.SafeLoader, node: yaml.Node, path: Path) -> Any:
+    tag = node.tag
+    if tag == _STR_TAG and isinstance(node, yaml.ScalarNode):
+        return node.value  # what the constructor makes of a text, without its bookkeeping
     _check_tag(node, path)
-    if node.tag == _DATE_TAG:
+    if tag == _DATE_TAG:
         return str(node.value)
     try:
         value = loader.construct_object(node, deep=True)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rules_engine import kill_shot, squares2, submarine_attack, subzero, susumuka_modoruka
-from rules_engine.core import Engine, RuleOption, played_options
-from rules_engine.params import GameData
+if TYPE_CHECKING:  # a build asks the registry of every game; the engines' code loads later
+    from rules_engine.core import Engine, RuleOption
+    from rules_engine.params import GameData
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,8 @@ class EngineEntry:
     def options_for(self, game: GameData) -> tuple[RuleOption, ...]:
         """The game's rule options, as its data states them; a ValueError when they are not
         exactly the ones the engine plays."""
+        from rules_engine.core import played_options
+
         return played_options(game, self.option_names)
 
     def option(self, game: GameData, name: str) -> RuleOption:
@@ -42,24 +45,31 @@ class EngineEntry:
         raise KeyError(name)
 
 
-ENGINES: dict[str, EngineEntry] = {
-    kill_shot.GAME_ID: EngineEntry(kill_shot.GAME_ID, kill_shot.OPTION_NAMES, kill_shot.KillShot),
-    squares2.GAME_ID: EngineEntry(squares2.GAME_ID, squares2.OPTION_NAMES, squares2.Squares2),
-    submarine_attack.GAME_ID: EngineEntry(
-        submarine_attack.GAME_ID, submarine_attack.OPTION_NAMES, submarine_attack.SubmarineAttack
-    ),
-    subzero.GAME_ID: EngineEntry(subzero.GAME_ID, subzero.OPTION_NAMES, subzero.Subzero),
-    susumuka_modoruka.GAME_ID: EngineEntry(
-        susumuka_modoruka.GAME_ID,
-        susumuka_modoruka.OPTION_NAMES,
-        susumuka_modoruka.SusumukaModoruka,
-    ),
+ENGINES: dict[str, tuple[str, str]] = {
+    "kill-shot": ("rules_engine.kill_shot", "KillShot"),
+    "squares2": ("rules_engine.squares2", "Squares2"),
+    "submarine-attack": ("rules_engine.submarine_attack", "SubmarineAttack"),
+    "subzero": ("rules_engine.subzero", "Subzero"),
+    "susumuka-modoruka": ("rules_engine.susumuka_modoruka", "SusumukaModoruka"),
 }
+"""Each game's engine package, imported when the game is first asked for: a build of a game
+no engine plays (or of one game) does not load the five engines.  The package names its
+game (`GAME_ID`) and its options (`OPTION_NAMES`) and holds the engine class named here."""
+
+_entries: dict[str, EngineEntry] = {}
 
 
 def engine_for(game_id: str) -> EngineEntry | None:
     """The engine of a game, or None when no engine plays it yet."""
-    return ENGINES.get(game_id)
+    entry = _entries.get(game_id)
+    if entry is None and game_id in ENGINES:
+        module, engine = ENGINES[game_id]
+        package = importlib.import_module(module)
+        if game_id != package.GAME_ID:
+            raise RuntimeError(f"{module} plays {package.GAME_ID}, not {game_id}")
+        entry = EngineEntry(game_id, package.OPTION_NAMES, getattr(package, engine))
+        _entries[game_id] = entry
+    return entry
 
 
 def game_ids() -> tuple[str, ...]:

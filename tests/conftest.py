@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,6 +15,25 @@ import pytest
 from printgen.build import BuildOptions, Project, build
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The tests keep printgen's cache (fonts as reportlab read them) in a folder of their
+    own, for the commands they run too, not in the user's cache folder."""
+    if "PRINTGEN_CACHE_DIR" not in os.environ:
+        folder = tempfile.mkdtemp(prefix="printgen-test-cache-")
+        os.environ["PRINTGEN_CACHE_DIR"] = folder
+        config.stash[_CACHE_KEY] = folder
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = config.stash.get(_CACHE_KEY, None)
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
+        os.environ.pop("PRINTGEN_CACHE_DIR", None)
+
+
+_CACHE_KEY = pytest.StashKey[str]()
 
 
 @pytest.fixture(scope="session")

@@ -175,7 +175,7 @@ class Rulebook:
 
 
 def has_rulebook(game: Game) -> bool:
-    return (game.folder / "rulebook" / "book.yaml").is_file()
+    return (game.folder / "rulebook" / "book.yaml").is_file()  # printgen.build's render_all too
 
 
 def load_rulebook(game: Game) -> Rulebook:

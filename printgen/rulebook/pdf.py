@@ -161,8 +161,10 @@ STREAMS_FOLDER = ".streams"  # in the pictures folder
 
 
 def _keep_image_streams() -> None:
-    """WeasyPrint compresses every PNG anew for each PDF it writes (most of the time
-    spent on pictures); the same pixels give the same bytes, so a process keeps them, by a
+    """WeasyPrint decodes every PNG and compresses it anew for each PDF it writes (most of
+    the time spent on pictures).  A diagram's PNG already holds rows the PDF can take as they
+    are (`_png_idat`); other pictures are compressed once: the same pixels give the same
+    bytes, so a process keeps them, by a
     digest of the pixels, for the next document (the same diagrams in every rebuild), and
     leaves them in the build's pictures folder for its other worker processes (the
     editions of a game, made side by side, show the same diagrams)."""
@@ -176,7 +178,7 @@ def _keep_image_streams() -> None:
         key = _image_key(pillow_image)
         data = _streams.get(key)
         if data is None:
-            data = _shared_stream(key, lambda: encode(pillow_image))
+            data = _shared_stream(key, lambda: _png_idat(pillow_image) or encode(pillow_image))
             _streams[key] = data
             _streams_size[0] += len(data)
             while _streams_size[0] > IMAGE_STREAMS_LIMIT and len(_streams) > 1:
@@ -188,6 +190,33 @@ def _keep_image_streams() -> None:
     kept.printgen_kept = True  # type: ignore[attr-defined]
     kept.__wrapped__ = encode  # type: ignore[attr-defined]
     RasterImage._get_png_data = staticmethod(kept)
+
+
+def _png_idat(pillow_image: Any) -> bytes | None:
+    """The compressed rows of a PNG file as they are, when they are what the PDF stream
+    WeasyPrint describes holds (8-bit RGB or grey, not interlaced, opened and not converted:
+    the rulebook's diagrams), instead of decoding the picture and compressing it again.
+    None when the picture is another kind (WeasyPrint encodes it)."""
+    source = getattr(pillow_image, "fp", None)
+    if not isinstance(source, io.BytesIO) or pillow_image.format != "PNG":
+        return None
+    data = source.getbuffer()
+    if bytes(data[:8]) != b"\x89PNG\r\n\x1a\n" or bytes(data[12:16]) != b"IHDR":
+        return None
+    depth, colour, _method, _filter, interlace = data[24], data[25], data[26], data[27], data[28]
+    if depth != 8 or interlace != 0 or (colour, pillow_image.mode) not in ((2, "RGB"), (0, "L")):
+        return None
+    rows: list[bytes] = []
+    at = 8
+    while at + 8 <= len(data):
+        length = int.from_bytes(data[at : at + 4], "big")
+        kind = bytes(data[at + 4 : at + 8])
+        if kind == b"IDAT":
+            rows.append(bytes(data[at + 8 : at + 8 + length]))
+        elif kind == b"IEND":
+            break
+        at += 12 + length
+    return b"".join(rows) or None
 
 
 def _image_key(pillow_image: Any) -> str:

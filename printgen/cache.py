@@ -1,0 +1,128 @@
+"""printgen's cache folder, kept between runs for what only costs time to make again.
+
+`PRINTGEN_CACHE_DIR`, else `$XDG_CACHE_HOME/printgen`, else `~/.cache/printgen`.  It holds
+the digests of large input files by where they lie and how they stand (`file_digest`), and
+reportlab's reading of each font (printgen/fonts.py).  Nothing in it changes an output: a
+build with an empty cache, or with no cache folder at all (read-only, no HOME), writes the
+same bytes, only later.  Each entry is checked before use, and written whole or not at all.
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+
+DIGESTS_KEPT = 5_000  # files whose digest is remembered between runs (the newest)
+SETTLED_NS = 2_000_000_000  # a file unchanged this long is remembered by its size and times
+
+
+def cache_dir() -> Path | None:
+    """The user's cache folder for printgen, or None when there is no place for one."""
+    chosen = os.environ.get("PRINTGEN_CACHE_DIR")
+    if chosen:
+        return Path(chosen)
+    base = os.environ.get("XDG_CACHE_HOME")
+    if base:
+        return Path(base) / "printgen"
+    home = os.environ.get("HOME")
+    return Path(home) / ".cache" / "printgen" if home else None
+
+
+def write_whole(path: Path, data: bytes) -> None:
+    """Write `data` to `path` under a temporary name, then rename it into place: a reader
+    finds the whole file or none.  A cache that cannot be written is no error (OSError is
+    swallowed: the next run makes the entry again)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as out:
+                out.write(data)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError:
+        return
+
+
+# --- file digests ------------------------------------------------------------------------------
+#
+# A build fingerprints what it is made from (the code, the layouts, the fonts: 18 MB) to know
+# whether a game is up to date, and reads the same fonts for their cached reading: the bytes'
+# sha256 is remembered by the file's path, size, change times and inode, in this process
+# (`printgen watch` builds again and again) and in the cache folder for the next run.
+
+_Stat = tuple[int, int, int, int]
+_digests: dict[str, tuple[_Stat, str]] = {}
+_stored: dict[str, tuple[_Stat, str]] | None = None
+_changed: list[bool] = []
+
+
+def _stat_of(path: Path) -> _Stat:
+    st = path.stat()
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+
+def _store_path() -> Path | None:
+    folder = cache_dir()
+    return folder / "digests.json" if folder else None
+
+
+def _load_store() -> dict[str, tuple[_Stat, str]]:
+    global _stored
+    if _stored is None:
+        _stored = {}
+        where = _store_path()
+        try:
+            raw = json.loads(where.read_text(encoding="utf-8")) if where else {}
+        except (OSError, ValueError):
+            raw = {}
+        if isinstance(raw, dict):
+            for name, entry in raw.items():
+                ok = isinstance(entry, list) and len(entry) == 5
+                if ok and all(isinstance(v, int) for v in entry[:4]):
+                    digest = entry[4]
+                    if isinstance(digest, str) and len(digest) == 64:
+                        _stored[name] = ((entry[0], entry[1], entry[2], entry[3]), digest)
+    return _stored
+
+
+def _save_store() -> None:
+    where = _store_path()
+    if where is None or _stored is None:
+        return
+    newest = list(_stored.items())[-DIGESTS_KEPT:]
+    data = {name: [*stat, digest] for name, (stat, digest) in newest}
+    write_whole(where, json.dumps(data, separators=(",", ":")).encode("utf-8"))
+
+
+def file_digest(path: Path) -> str:
+    """The sha256 of the file's bytes (hex), read again only when the file has changed."""
+    name = str(path.absolute())
+    stat = _stat_of(path)
+    found = _digests.get(name)
+    if found is not None and found[0] == stat:
+        return found[1]
+    stored = _load_store()
+    kept = stored.get(name)
+    if kept is not None and kept[0] == stat:
+        digest = kept[1]
+    else:
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        # A file changed within the clock's grain of its last change could change again
+        # with the same size and times: only a file left alone for a while is remembered.
+        if time.time_ns() - stat[1] < SETTLED_NS:
+            return digest
+        stored.pop(name, None)
+        stored[name] = (stat, digest)
+        if not _changed:
+            _changed.append(True)
+            atexit.register(_save_store)
+    _digests[name] = (stat, digest)
+    return digest
