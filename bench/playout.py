@@ -43,34 +43,27 @@ def games_per_second(
 
 
 def actions_per_second(
-    engine: Any, seconds: float, max_steps: int = 100_000
+    engine: Any, seconds: float, max_steps: int = 100_000, generic: bool = False
 ) -> tuple[float, float, float]:
-    """Actions applied per CPU second through the protocol with legal-action generation, as
-    a search player's playout does: at each step every current player's legal actions are
-    generated (`legal_actions`: a list, or a lazy sequence where there are too many to list,
-    such as Submarine Attack's 1.8 million placements) and one is picked uniformly by index
-    (chance picks by the outcomes' odds, `sample_action`), then the step is applied (`apply`, or
-    `apply_joint` for a simultaneous step, each player's action counted). Games are seeded
-    0, 1, 2, ...; returns (actions per CPU second, games per CPU second, actions per game)."""
-    from rules_engine.core import joint, playout_picks
+    """Actions applied per CPU second with legal-action generation, as a search player's
+    playout does (`rules_engine.core.playout`): at each step every current player's legal
+    actions are generated (`legal_actions`: a list, or a lazy sequence where there are too
+    many to list, such as Submarine Attack's 161 million placements) and one is picked
+    uniformly by index (chance picks by the outcomes' odds, `sample_action`), then the step
+    is applied (each player's action of a simultaneous step counted).  The engine's own
+    `playout` plays the same game from the same generator, faster; `generic` times the
+    protocol's loop instead (`legal_actions`, `rng.choice`, checked `apply`).  Games are
+    seeded 0, 1, 2, ...; returns (actions per CPU second, games per CPU second, actions per
+    game)."""
+    from rules_engine.core import generic_playout, playout
 
+    play = generic_playout if generic else playout
     actions = games = 0
     start = time.process_time()
     while True:
         for _ in range(10):
             state = engine.new_initial_state()
-            rng = random.Random(games)
-            steps = 0
-            while not state.is_terminal():
-                picked = playout_picks(state, rng)
-                if len(picked) == 1:
-                    state.apply(picked[0])
-                else:
-                    state.apply_joint(joint(picked))
-                actions += len(picked)
-                steps += 1
-                if steps >= max_steps:
-                    break
+            actions += play(state, random.Random(games), max_steps)
             games += 1
         elapsed = time.process_time() - start
         if elapsed >= seconds:

@@ -384,6 +384,34 @@ def playout_picks(state: State[A], rng: random.Random) -> list[A]:
     ]
 
 
+def playout(state: State[A], rng: random.Random, max_steps: int = 100_000) -> int:
+    """Play `state` to the end as a search player's playout does (`playout_picks`: every
+    current player's legal actions generated and one taken uniformly by index, chance by
+    the outcomes' odds) and return the number of actions applied (each player's action of a
+    simultaneous step counted).  An engine whose state has its own `playout(rng, max_steps)`
+    plays it there: the same picks from the same generator, so the same game, faster
+    (`tests/engine/shortcuts.py` checks it against this loop).  Stops after `max_steps`
+    steps."""
+    own = getattr(state, "playout", None)
+    if own is not None:
+        return int(own(rng, max_steps))
+    return generic_playout(state, rng, max_steps)
+
+
+def generic_playout(state: State[A], rng: random.Random, max_steps: int = 100_000) -> int:
+    """`playout` through the protocol alone: `legal_actions`, `rng.choice`, checked `apply`."""
+    actions = steps = 0
+    while not state.is_terminal() and steps < max_steps:
+        picked = playout_picks(state, rng)
+        if len(picked) == 1:
+            state.apply(picked[0])
+        else:
+            state.apply_joint(joint(picked))
+        actions += len(picked)
+        steps += 1
+    return actions
+
+
 def random_step(state: State[A], rng: random.Random) -> Step[A]:
     """Pick and apply one random legal step; return it."""
     players = state.current_players()

@@ -1,4 +1,4 @@
-"""Lazy sequences of actions: legal-action lists too long to make (Submarine Attack's 1.8
+"""Lazy sequences of actions: legal-action lists too long to make (Submarine Attack's 161
 million placements) that still have a length, random access and membership, so a search
 player can pick one by index.  `rules_engine.core` re-exports them with the protocol.
 """

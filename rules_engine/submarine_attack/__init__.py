@@ -30,6 +30,8 @@ The rooms, in the order a newcomer reads them (the rulebook's chapters in bracke
 - `game_end` [End of the game]: the winner, or a draw.
 - `diagrams`: a state drawn as grids for the rulebook's worked examples.
 - `clues`: the seed's stated facts, checked against the reconstructed card data.
+- `kernel`: a search player's playout, fast (`SubmarineAttackState.playout`): the game the
+  protocol's loop plays from the same generator, without its dispatch.
 """
 
 from __future__ import annotations

@@ -42,6 +42,7 @@ from rules_engine.submarine_attack.actions import (
     Roll,
     Target,
 )
+from rules_engine.submarine_attack.kernel import PlayoutTables
 from rules_engine.submarine_attack.placement import Placements
 from rules_engine.submarine_attack.state import SubmarineAttackState
 from rules_engine.submarine_attack.torpedoes import _n
@@ -157,6 +158,8 @@ class SubmarineAttack(EngineBase):
             Placements(p, self._ship_arrangements, self._card_arrangements) for p in range(n)
         )
         self.face_set = frozenset(self.face_list)
+        # What the state's own `playout` keeps (`kernel.tables`), made at the first playout.
+        self.playout_tables: PlayoutTables | None = None
 
     def groups_of(self, faces: tuple[int, ...]) -> torpedoes.Groups:
         """What a roll showing `faces` (sorted) aims at (`torpedoes.roll_groups`), kept in

@@ -25,7 +25,7 @@ from rules_engine.core import (
     StateBase,
     Step,
 )
-from rules_engine.submarine_attack import first_player, placement, torpedoes
+from rules_engine.submarine_attack import first_player, kernel, placement, torpedoes
 from rules_engine.submarine_attack.actions import (
     OVER,
     PHASE_NAMES,
@@ -382,6 +382,14 @@ class SubmarineAttackState(StateBase[Action, "SubmarineAttack"]):
                 first_player.start(self, start.player)
             else:
                 return
+
+    def playout(self, rng: random.Random, max_steps: int = 100_000) -> int:
+        """Play on as a search player's playout does (`rules_engine.core.generic_playout`:
+        legal actions generated, one taken by `rng.choice`, chance by `sample_action`) for
+        at most `max_steps` steps, and return the number of actions applied: the same game
+        from the same generator, played by `kernel.playout` without the protocol's dispatch
+        and the checks of actions drawn legal."""
+        return kernel.playout(self, rng, max_steps)
 
     # --- the hot path of a playout ----------------------------------------------------------
 

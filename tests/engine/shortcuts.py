@@ -42,3 +42,20 @@ def play_against_checked(
             state.apply(picked[0])
             StateBase.apply(slow, picked[0])
         assert state == slow
+
+
+def check_playout(engine: Any, seeds: range, max_steps: int = 100_000) -> None:
+    """The engine's own `playout` plays the game `rules_engine.core.generic_playout` plays
+    from the same seed (legal actions generated, one taken by `rng.choice`, checked
+    `apply`): the same final state, the same number of actions, and the generators left
+    in the same place."""
+    from rules_engine.core import generic_playout
+
+    for seed in seeds:
+        fast, slow = engine.new_initial_state(), engine.new_initial_state()
+        assert hasattr(fast, "playout"), "the engine has no playout of its own"
+        fast_rng, slow_rng = random.Random(seed), random.Random(seed)
+        made = fast.playout(fast_rng, max_steps)
+        assert made == generic_playout(slow, slow_rng, max_steps), f"seed {seed}"
+        assert fast == slow, f"seed {seed}: another game than the protocol's loop plays"
+        assert fast_rng.random() == slow_rng.random(), f"seed {seed}: other draws"

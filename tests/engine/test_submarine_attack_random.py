@@ -20,9 +20,12 @@ from rules_engine.core import (
     Product,
     Step,
     format_step,
+    generic_playout,
     parse_step,
     play_random,
+    playout_picks,
     random_step,
+    recording,
     replay,
 )
 from rules_engine.submarine_attack import (
@@ -35,8 +38,11 @@ from rules_engine.submarine_attack import (
     SubmarineAttackState,
     Target,
 )
+from rules_engine.submarine_attack.kernel import Unranker, _round_result
+from rules_engine.submarine_attack.placement import _minus
+from rules_engine.submarine_attack.round_end import RoundResult
 
-from .shortcuts import play_against_checked
+from .shortcuts import check_playout, play_against_checked
 
 GAMES = 1000
 VERSIONS = ("1.0", "1.0.1", "1.1")
@@ -211,3 +217,104 @@ def test_a_placement_list_indexes_like_the_product_of_arrangements(game: Game) -
     assert places[-1] == places[len(places) - 1]
     assert list(places[3:6]) == [places[3], places[4], places[5]]
     assert Place(1, (1,) * 6, cards[0]) not in places
+
+
+# Every rule version and option set, and six players (the most the options allow).
+PLAYOUT_CASES = [*CASES, ("1.1", {"players": 6, "tie_first_player": "same"})]
+
+
+@pytest.mark.parametrize(
+    ("version", "options"),
+    PLAYOUT_CASES,
+    ids=[f"{v}-{'-'.join(map(str, o.values())) or 'default'}" for v, o in PLAYOUT_CASES],
+)
+def test_the_playout_plays_the_protocols_game(
+    game: Game, version: str, options: dict[str, Any]
+) -> None:
+    """The state's own `playout` (`kernel.playout`) plays the game of the protocol's loop:
+    whole games, and games cut short by `max_steps` anywhere (a round's first placement,
+    the middle of a round, rounds later)."""
+    engine = SubmarineAttack(game_data(game), version, options)
+    check_playout(engine, range(300))
+    for max_steps in (0, 1, 2, 3, 7, 20, 45, 60, 80, 130):
+        check_playout(engine, range(300, 330), max_steps)
+
+
+@pytest.mark.parametrize("options", [{}, {"triple_and_pair": "choose_one"}, {"players": 3}])
+def test_the_playout_plays_on_from_any_position(game: Game, options: dict[str, Any]) -> None:
+    """From a position after any step of a game (who goes first, a placement, a roll, a
+    target, a round's end), `playout` plays what `generic_playout` plays."""
+    engine = SubmarineAttack(game_data(game), None, options)
+    for seed in range(30):
+        state = engine.new_initial_state()
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            picked = playout_picks(state, rng)
+            if len(picked) > 1:
+                state.apply_joint(JointAction(picked))
+            else:
+                state.apply(picked[0])
+            for max_steps in (1, 4, 100_000):
+                fast, slow = state.clone(), state.clone()
+                fast_rng, slow_rng = random.Random(seed + 1), random.Random(seed + 1)
+                made = fast.playout(fast_rng, max_steps)
+                assert made == generic_playout(slow, slow_rng, max_steps)
+                assert fast == slow
+                assert fast_rng.random() == slow_rng.random()
+
+
+def test_the_playout_tells_its_events_when_recording(game: Game) -> None:
+    """With the event log on, a playout tells every rule it applies, as the protocol's loop."""
+    engine = SubmarineAttack(game_data(game))
+    with recording() as fast_log:
+        fast = engine.new_initial_state()
+        fast.playout(random.Random(3))
+    with recording() as slow_log:
+        slow = engine.new_initial_state()
+        generic_playout(slow, random.Random(3))
+    assert fast == slow
+    assert fast_log.items and fast_log.items == slow_log.items
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_the_playout_tables_list_the_arrangements(game: Game, version: str) -> None:
+    """`kernel.Unranker` finds the arrangement `Arrangements` has at each index, and what it
+    sets aside as `placement.place` finds it."""
+    engine = SubmarineAttack(game_data(game), version)
+    rng = random.Random(11)
+    for hand, k, arrangements in (
+        (engine.ships_hand, engine.transports_placed, engine._ship_arrangements),
+        (engine.cards_hand, engine.actions_placed, engine._card_arrangements),
+    ):
+        table = Unranker(hand, k)
+        assert table.length == len(arrangements)
+        for i in [
+            0,
+            1,
+            len(arrangements) - 1,
+            *table.starts[:50],
+            *rng.sample(range(len(arrangements)), 300),
+        ]:
+            assert table[i] == (arrangements[i], _minus(hand, arrangements[i]))
+    ships = Unranker(engine.ships_hand, engine.transports_placed).listing()
+    assert ships == tuple((a, _minus(engine.ships_hand, a)) for a in engine._ship_arrangements)
+
+
+def test_a_playout_round_result_is_the_dataclass(game: Game) -> None:
+    """`kernel._round_result` makes the `RoundResult` its fields make: equal, the same hash,
+    the same text."""
+    fields = (
+        2,
+        "sinkings",
+        1,
+        (12, 0),
+        ((1, 2, 5), (1,)),
+        (("TS", "TA"), ("EA", "TB")),
+        ((1, 2, 3, 4, 5, 1), (1, 1, 2, 2, 3, 4)),
+        (("TS", "TA", "TB"), ("EA", "TB", "TC")),
+        (9, 62),
+        ((0, 0, "TS", 7), (0, 1, "EA", 0)),
+    )
+    made, expected = _round_result(*fields), RoundResult(*fields)
+    assert made == expected and hash(made) == hash(expected) and repr(made) == repr(expected)
+    assert vars(made) == vars(expected)

@@ -1,0 +1,635 @@
+"""A search player's playout of Submarine Attack, fast (issue 18): `SubmarineAttackState.playout`.
+
+It plays exactly the game `rules_engine.core.generic_playout` plays from the same generator:
+the same draws in the same order (a placement by `rng.choice` over all of the player's
+placements, a target by `rng.choice` over the columns offered, the dice and who goes first
+by `sample_action`'s `rng.random()`), the same rules, and it leaves the state
+the checked way leaves it, history included.  What it saves is the protocol's dispatch
+and the legality check of actions drawn legal, and what a game would make again and again:
+
+- the placements (`PlayoutTables`): each hand's arrangements listed in two short tables, a
+  prefix found by bisection and the rest (with what the player sets aside) by index, so a
+  drawn index is decoded without walking the arrangement tree;
+- the rolls: what each roll of up to five dice does, with its `Roll`, kept by the faces in
+  the order rolled (9,330 rolls of six faces);
+- which columns a set of sunk columns leaves afloat (`itertools.compress` picks them).
+
+The rules are the chapters' own (`attacks`, `torpedoes`, `round_end`, `first_player`,
+`game_end`), written out here over local variables; `tests/engine/shortcuts.py:
+check_playout` holds the two to the same games.  With the event log on, the playout goes
+the protocol's way, which tells every rule.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_right
+from itertools import compress
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any, Final
+
+from rules_engine.core import EVENTS, Arrangements, JointAction, generic_playout
+from rules_engine.submarine_attack.actions import (
+    OVER,
+    PLACE,
+    ROLL,
+    START,
+    TARGET,
+    Place,
+    Roll,
+    Start,
+    Target,
+)
+from rules_engine.submarine_attack.placement import _minus
+from rules_engine.submarine_attack.round_end import ALL_SLOTS, SINKINGS, RoundResult
+
+if TYPE_CHECKING:
+    from rules_engine.submarine_attack.engine import SubmarineAttack
+    from rules_engine.submarine_attack.state import SubmarineAttackState
+
+# The playout's own steps between actions (never a state's phase): the next attack that
+# needs dice, and the end of a round.
+_NEXT: Final = -1
+_END: Final = -2
+
+_LIST_UP_TO: Final = 4096
+"""A hand's arrangements listed outright up to this many (the transports: 1,920); more
+(the action cards: 84,000) are listed in two halves."""
+
+_KEPT_ROLLS: Final = 7776
+"""Rolls kept by their faces in order while a roll of that many dice has at most this many
+outcomes (five dice of six faces); larger rolls are kept by their sorted faces."""
+
+_tuple_new = tuple.__new__
+_new_object = object.__new__
+_set_attribute = object.__setattr__
+_BELOW = random.Random._randbelow_with_getrandbits  # type: ignore[attr-defined]
+
+Group = tuple[int, int, tuple[int, ...]]
+Effect = tuple[int, tuple[int, ...], tuple[Group, ...], tuple[Group, tuple[int, ...]] | None]
+"""What a roll does (`torpedoes.roll`): the column its only pair sinks when it does
+nothing else (else 0), the columns its pairs sink at once, the groups of three or more
+the attacker places, and under `triple_and_pair: choose_one` the one-group choice offered
+instead with the faces showing a pair (else None)."""
+
+
+class Unranker:
+    """The arrangements of `k` of a hand's cards in `Arrangements`' order, each with what
+    the player sets aside (`placement._minus`), found by index in two lookups.
+
+    Arrangements are in sorted order, so those sharing their first `h` cards are
+    consecutive and in the order of their last `k - h` cards: a row per first part (its
+    first index in `starts`), and for each multiset of cards left after it the listing of
+    the last parts.  Both tables stay small (a few thousand rows for the 84,000
+    arrangements of 8 action cards from 10) where listing every arrangement would not."""
+
+    __slots__ = ("length", "rows", "starts")
+
+    def __init__(self, hand: tuple[Any, ...], k: int) -> None:
+        length = len(Arrangements(hand, k))
+        h = 0 if length <= _LIST_UP_TO else k // 2
+        listings: dict[tuple[Any, ...], tuple[tuple[tuple[Any, ...], tuple[Any, ...]], ...]] = {}
+        starts: list[int] = []
+        rows = []
+        at = 0
+        for head in Arrangements(hand, h):
+            left = _minus(hand, head)
+            tails = listings.get(left)
+            if tails is None:
+                tails = listings[left] = tuple(
+                    (tail, _minus(left, tail)) for tail in Arrangements(left, k - h)
+                )
+            starts.append(at)
+            rows.append((head, tails))
+            at += len(tails)
+        if at != length:
+            raise ValueError(f"{at} arrangements listed, {length} expected")
+        self.length = length
+        self.starts = starts
+        self.rows = tuple(rows)
+
+    def listing(self) -> tuple[tuple[tuple[Any, ...], tuple[Any, ...]], ...]:
+        """Every arrangement with what it sets aside, by index (made once)."""
+        if len(self.rows) == 1:
+            return self.rows[0][1]
+        return tuple([self[i] for i in range(self.length)])
+
+    def __getitem__(self, index: int) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+        """The arrangement at `index`, and what it sets aside."""
+        i = bisect_right(self.starts, index) - 1
+        head, tails = self.rows[i]
+        tail, spare = tails[index - self.starts[i]]
+        return head + tail, spare
+
+
+class _Rolls(dict[tuple[int, ...], tuple[Any, ...]]):
+    """The rolls of up to `PlayoutTables.kept_dice` dice seen so far, by their faces less
+    one in the order rolled: the `Roll`, its faces and what it does (`Effect`)."""
+
+    __slots__ = ("tables",)
+
+    def __init__(self, tables: PlayoutTables) -> None:
+        super().__init__()
+        self.tables = tables
+
+    def __missing__(self, key: tuple[int, ...]) -> tuple[Any, ...]:
+        dice = tuple([d + 1 for d in key])
+        found = self[key] = (Roll(dice), dice, *self.tables.effect(dice))
+        return found
+
+
+class PlayoutTables:
+    """What the playouts of one engine keep (`tables`): the placements' decoding, the
+    `Start` of each player and the order of attacks they begin, the rolls seen so far,
+    and the columns afloat under each set of sunk columns; `constants` holds what the
+    playout reads of them and of the engine, in the order it unpacks them."""
+
+    __slots__ = ("constants", "effects", "g")
+
+    def __init__(self, g: SubmarineAttack) -> None:
+        self.g = g
+        n = g.num_players
+        ships = Unranker(g.ships_hand, g.transports_placed)
+        cards = Unranker(g.cards_hand, g.actions_placed)
+        kept = 0
+        while kept < 5 and g.faces ** (kept + 1) <= _KEPT_ROLLS:
+            kept += 1
+        # By the sorted faces: what a roll does.
+        self.effects: dict[tuple[int, ...], Effect] = {}
+        placements = ships.length * cards.length
+        self.constants = (
+            n,
+            range(n),
+            tuple((p + 1) % n for p in range(n)),  # the player each attacks
+            g.faces,
+            g.columns,
+            tuple(1 << (c - 1) if c else 0 for c in range(g.columns + 1)),  # column -> bit
+            g.actions_placed,
+            g.round_end_ships,
+            g.target_points,
+            # Per torpedo and the card it meets, the dice it rolls (`attacks.advance`).
+            {
+                code: {
+                    other: max(dice - g.card_cancel[other], 0) if dice else 0
+                    for other in g.card_cancel
+                }
+                for code, dice in g.card_dice.items()
+            },
+            g.others_score,
+            g.tie_winner == "draw",
+            g.tie_first,
+            g.ships_hand,
+            g.cards_hand,
+            ships.listing(),
+            cards.starts,
+            cards.rows,
+            cards.length,  # placements per arrangement of the transports
+            placements,
+            placements.bit_length(),
+            tuple(Start(p) for p in range(n)),
+            tuple(tuple((first + i) % n for i in range(n)) for first in range(n)),
+            kept,
+            _Rolls(self),
+            # By sunk columns (bit c: column c + 1), whether each column is afloat.
+            tuple(
+                tuple(not sunk >> c & 1 for c in range(g.columns)) for sunk in range(1 << g.columns)
+            ),
+            # At most this many steps from a placement to the next one's (a roll and a
+            # target per three dice for every attack, and who goes first), with one spare.
+            n * g.actions_placed * (1 + max(g.card_dice.values()) // 3) + 3,
+        )
+
+    def effect(self, dice: tuple[int, ...]) -> Effect:
+        """What a roll showing `dice` does (`torpedoes.roll`), kept by its sorted faces."""
+        faces = tuple(sorted(dice))
+        found = self.effects.get(faces)
+        if found is None:
+            g = self.g
+            groups = g.roll_groups.get(faces)
+            if groups is None:
+                groups = g.groups_of(faces)
+            pairs, big = groups
+            sinks = tuple(face for face in pairs if face <= g.columns)
+            if big and g.choose_one and (pairs or len(big) > 1):
+                # One group only, the attacker's pick: no pair sinks before it.
+                choices = set(pairs)
+                for _, _, cols in big:
+                    choices.update(cols)
+                found = (0, (), big, ((0, 0, tuple(sorted(choices))), pairs))
+            elif len(sinks) == 1 and not big:
+                found = (sinks[0], sinks, big, None)
+            else:
+                found = (0, sinks, big, None)
+            self.effects[faces] = found
+        return found
+
+
+def _round_result(
+    round: int,
+    end: str,
+    sinker: int | None,
+    points: tuple[int, ...],
+    survivors: tuple[tuple[int, ...], ...],
+    cards: tuple[tuple[str, ...], ...],
+    ships: tuple[tuple[int, ...], ...],
+    slots: tuple[tuple[str, ...], ...],
+    sunk: tuple[int, ...],
+    attacks: tuple[tuple[int, int, str, int], ...],
+) -> RoundResult:
+    """`RoundResult(...)` with its fields set at once: a frozen dataclass's `__init__` sets
+    them one `object.__setattr__` at a time, twice the cost (`test_kernel_round_results`
+    holds the two equal)."""
+    result = _new_object(RoundResult)
+    _set_attribute(
+        result,
+        "__dict__",
+        {
+            "round": round,
+            "end": end,
+            "sinker": sinker,
+            "points": points,
+            "survivors": survivors,
+            "cards": cards,
+            "ships": ships,
+            "slots": slots,
+            "sunk": sunk,
+            "attacks": attacks,
+        },
+    )
+    return result
+
+
+def tables(g: SubmarineAttack) -> PlayoutTables:
+    """The engine's `PlayoutTables`, made at its first playout."""
+    found = g.playout_tables
+    if found is None:
+        found = g.playout_tables = PlayoutTables(g)
+    return found
+
+
+def playout(state: SubmarineAttackState, rng: random.Random, max_steps: int) -> int:
+    """Play `state` on as `rules_engine.core.generic_playout` does, at most `max_steps`
+    steps; return the number of actions applied (each player's placement counted)."""
+    if EVENTS.on:
+        return generic_playout(state, rng, max_steps)
+    g = state.g
+    t = g.playout_tables or tables(g)
+    (
+        n,
+        players,
+        left_of,
+        faces,
+        columns,
+        bits,
+        slots_placed,
+        round_end_ships,
+        target_points,
+        net_dice,
+        others_score,
+        draw,
+        tie_first,
+        ships_hand,
+        cards_hand,
+        ship_list,
+        card_starts,
+        card_rows,
+        per_ships,
+        placements,
+        placement_bits,
+        starts,
+        orders,
+        kept_dice,
+        rolls,
+        afloat,
+        round_steps,
+    ) = t.constants
+    rnd = rng.random
+    below = rng._randbelow  # type: ignore[attr-defined]
+    # `rng.choice` draws its index by `_randbelow`; Python's own draws it from
+    # `getrandbits`, which the placements call directly.
+    getrandbits = rng.getrandbits if getattr(below, "__func__", None) is _BELOW else None
+    history = state._history
+    record = history.append
+    begun = len(history)
+    stop = begun + max_steps
+    # Whether a step may reach `max_steps` before the next placement (when it is checked
+    # again): only then does each step look.
+    checked = begun + round_steps > stop
+
+    phase = state.phase
+    round_ = state.round
+    scores = state.scores
+    results = state.results
+    own_results = False
+    winners = state.winners
+    first = state.first
+    order = state.order
+    candidates = state.start_candidates
+    ships = state.ships
+    slots = state.slots
+    spare_ships = state.spare_ships
+    spare_cards = state.spare_cards
+    sunk = state.sunk
+    sunk_ships = state.sunk_ships
+    attacks = state.attacks
+    slot = state.slot
+    turn = state.turn
+    attacker = state.attacker
+    dice = state.dice
+    last_roll = state.last_roll
+    last_sunk = state.last_sunk
+    pending = state.pending
+    pending_pairs = state.pending_pairs
+    end = ALL_SLOTS
+    sinker: int | None = None
+    placed = 0
+    while True:
+        if phase == _NEXT:
+            # `attacks.advance`: the next attack that needs dice, or the end of the round.
+            while True:
+                if turn >= n:
+                    turn = 0
+                    slot += 1
+                    if slot >= slots_placed:
+                        end = ALL_SLOTS
+                        sinker = None
+                        phase = _END
+                        break
+                attacker = order[turn]
+                code = slots[attacker][slot]
+                d = net_dice[code][slots[left_of[attacker]][slot]]
+                if d:
+                    attacks.append((slot, attacker, code, d))
+                    dice = d
+                    phase = ROLL
+                    break
+                attacks.append((slot, attacker, code, 0))
+                last_roll = ()
+                last_sunk = []
+                turn += 1
+        if phase == ROLL:
+            # Chance rolls the torpedo's dice (`sample_action`), then `torpedoes.roll`.
+            if checked and len(history) >= stop:
+                break
+            if dice <= kept_dice:
+                if dice == 4:
+                    roll, last_roll, sink, sinks, big, one = rolls[
+                        int(rnd() * faces),
+                        int(rnd() * faces),
+                        int(rnd() * faces),
+                        int(rnd() * faces),
+                    ]
+                elif dice == 3:
+                    roll, last_roll, sink, sinks, big, one = rolls[
+                        int(rnd() * faces), int(rnd() * faces), int(rnd() * faces)
+                    ]
+                elif dice == 5:
+                    roll, last_roll, sink, sinks, big, one = rolls[
+                        int(rnd() * faces),
+                        int(rnd() * faces),
+                        int(rnd() * faces),
+                        int(rnd() * faces),
+                        int(rnd() * faces),
+                    ]
+                elif dice == 2:
+                    roll, last_roll, sink, sinks, big, one = rolls[
+                        int(rnd() * faces), int(rnd() * faces)
+                    ]
+                else:
+                    roll, last_roll, sink, sinks, big, one = rolls[(int(rnd() * faces),)]
+            else:
+                if dice == 7:
+                    last_roll = (
+                        int(rnd() * faces) + 1,
+                        int(rnd() * faces) + 1,
+                        int(rnd() * faces) + 1,
+                        int(rnd() * faces) + 1,
+                        int(rnd() * faces) + 1,
+                        int(rnd() * faces) + 1,
+                        int(rnd() * faces) + 1,
+                    )
+                else:
+                    last_roll = tuple([int(rnd() * faces) + 1 for _ in range(dice)])
+                roll = _tuple_new(Roll, (last_roll,))
+                sink, sinks, big, one = t.effect(last_roll)
+            record(roll)
+            if sink:
+                # One pair and nothing else, the most common roll.
+                defender = left_of[attacker]
+                mask = sunk[defender]
+                bit = bits[sink]
+                if mask & bit:
+                    last_sunk = []
+                else:
+                    sunk[defender] = mask | bit
+                    last_sunk = [sink]
+                    sunk_ships[defender] += ships[defender][sink - 1]
+                    # `attacks.end_attack`
+                    if sunk_ships[defender] >= round_end_ships:
+                        end = SINKINGS
+                        sinker = attacker
+                        phase = _END
+                        continue
+                turn += 1
+                phase = _NEXT
+                continue
+            last_sunk = []
+            if sinks:
+                defender = left_of[attacker]
+                mask = sunk[defender]
+                for column in sinks:
+                    bit = bits[column]
+                    if not mask & bit:
+                        mask |= bit
+                        sunk_ships[defender] += ships[defender][column - 1]
+                        last_sunk.append(column)
+                sunk[defender] = mask
+            if big:
+                if one is None:
+                    pending = list(big)
+                    pending_pairs = ()
+                else:
+                    group, pending_pairs = one
+                    pending = [group]
+                phase = TARGET
+                continue
+            # `attacks.end_attack`
+            if last_sunk and sunk_ships[defender] >= round_end_ships:
+                end = SINKINGS
+                sinker = attacker
+                phase = _END
+                continue
+            turn += 1
+            phase = _NEXT
+            continue
+        if phase == _END:
+            # `round_end.end_round`, `game_end.end_game`, `first_player.next_round`.
+            victim = None if sinker is None else left_of[sinker]
+            points = []
+            survivors = []
+            for p in players:
+                left = tuple(compress(ships[p], afloat[sunk[p]]))
+                survivors.append(left)
+                if end == ALL_SLOTS or p == sinker or (p != victim and others_score):
+                    total = sum(left)
+                    points.append(total)
+                    scores[p] += total
+                else:
+                    points.append(0)
+            if not own_results:
+                results = [*results]
+                own_results = True
+            results.append(
+                _round_result(
+                    round_,
+                    end,
+                    sinker,
+                    tuple(points),
+                    tuple(survivors),
+                    tuple(slots)
+                    if slot >= slots_placed
+                    else tuple(map(itemgetter(slice(slot + 1)), slots)),
+                    tuple(ships),
+                    tuple(slots),
+                    tuple(sunk),
+                    tuple(attacks),
+                )
+            )
+            pending = []
+            pending_pairs = ()
+            dice = 0
+            top = max(scores)
+            if top >= target_points:
+                if scores.count(top) == 1:
+                    winners = (scores.index(top),)
+                    phase = OVER
+                    break
+                if draw:
+                    winners = tuple([p for p in players if scores[p] == top])
+                    phase = OVER
+                    break
+            previous = first
+            round_ += 1
+            ships = [()] * n
+            slots = [()] * n
+            spare_ships = [ships_hand] * n
+            spare_cards = [cards_hand] * n
+            sunk = [0] * n
+            sunk_ships = [0] * n
+            attacks = []
+            slot = 0
+            turn = 0
+            low = min(scores)
+            if scores.count(low) == 1:
+                first = scores.index(low)
+            elif tie_first == "janken":
+                first = -1
+                order = ()
+                candidates = tuple([p for p in players if scores[p] == low])
+                phase = START
+                continue
+            else:
+                begin = previous if tie_first == "same" else previous + 1
+                for i in players:
+                    first = (begin + i) % n
+                    if scores[first] == low:
+                        break
+            order = orders[first]
+            candidates = ()
+            phase = PLACE
+        if phase == TARGET:
+            # The attacker picks a column (`rng.choice`), then `torpedoes.target`.
+            if checked and len(history) >= stop:
+                break
+            choices = pending[0][2]
+            column = choices[below(len(choices))]
+            record(_tuple_new(Target, (attacker, column)))
+            defender = left_of[attacker]
+            mask = sunk[defender]
+            for c in pending_pairs if column in pending_pairs else (column,):
+                if c <= columns:
+                    bit = bits[c]
+                    if not mask & bit:
+                        mask |= bit
+                        sunk_ships[defender] += ships[defender][c - 1]
+                        last_sunk.append(c)
+            sunk[defender] = mask
+            pending = pending[1:]
+            if pending:
+                continue
+            pending_pairs = ()
+            if last_sunk and sunk_ships[defender] >= round_end_ships:
+                end = SINKINGS
+                sinker = attacker
+                phase = _END
+                continue
+            turn += 1
+            phase = _NEXT
+            continue
+        if phase == PLACE:
+            # Every player's placement (`rng.choice`), then `placement.place` for each.
+            if checked and len(history) >= stop:
+                break
+            placed += 1
+            ships = [*ships]
+            slots = [*slots]
+            spare_ships = [*spare_ships]
+            spare_cards = [*spare_cards]
+            places = []
+            for p in players:
+                if getrandbits is None:
+                    index = below(placements)
+                else:
+                    index = getrandbits(placement_bits)
+                    while index >= placements:
+                        index = getrandbits(placement_bits)
+                i, j = divmod(index, per_ships)
+                mine, spare_ships[p] = ship_list[i]
+                ships[p] = mine
+                k = bisect_right(card_starts, j) - 1
+                head, tails = card_rows[k]
+                tail, spare_cards[p] = tails[j - card_starts[k]]
+                cards = slots[p] = head + tail
+                places.append(_tuple_new(Place, (p, mine, cards)))
+            record(JointAction(places))
+            checked = len(history) + round_steps > stop
+            slot = 0
+            turn = 0
+            phase = _NEXT
+            continue
+        if phase == START:
+            # Chance names the first player (`sample_action`), then `first_player.start`.
+            if checked and len(history) >= stop:
+                break
+            first = candidates[int(rnd() * len(candidates))]
+            record(starts[first])
+            order = orders[first]
+            candidates = ()
+            phase = PLACE
+            continue
+        if phase == OVER:
+            break
+
+    state.phase = phase
+    state.round = round_
+    state.results = results
+    state.winners = winners
+    state.first = first
+    state.order = order
+    state.start_candidates = candidates
+    state.ships = ships
+    state.slots = slots
+    state.spare_ships = spare_ships
+    state.spare_cards = spare_cards
+    state.sunk = sunk
+    state.sunk_ships = sunk_ships
+    state.attacks = attacks
+    state.slot = slot
+    state.turn = turn
+    state.attacker = attacker
+    state.dice = dice
+    state.last_roll = last_roll
+    state.last_sunk = last_sunk
+    state.pending = pending
+    state.pending_pairs = pending_pairs
+    return len(history) - begun + placed * (n - 1)
