@@ -31,6 +31,7 @@ Values = tuple[float, ...]
 HUGE = 1000
 """A node with more actions than this draws its new candidates from the prior player."""
 PRIOR_TRIES = 4
+PLAYOUT_STEPS = 100_000  # steps an engine's own playout takes before the loop below goes on
 
 
 class _Stat:
@@ -197,9 +198,15 @@ class MCTSBot:
         n = state.num_players
         depth = self.depth
         playout = self.playout
-        if playout is None and depth is None and hasattr(state, "play_random"):
-            state.play_random(rng)
-            return tuple(state.returns())
+        if playout is None and depth is None:
+            own = getattr(state, "playout", None)  # the engine's playout kernel (core.playout)
+            if own is not None:
+                own(rng, PLAYOUT_STEPS)
+                if state.is_terminal():
+                    return tuple(state.returns())
+            elif hasattr(state, "play_random"):
+                state.play_random(rng)
+                return tuple(state.returns())
         steps = 0
         while not state.is_terminal():
             if depth is not None and steps >= depth:
