@@ -469,10 +469,43 @@ def _plain(message: str) -> str:
     return _CLASS_NAMES.sub("this value", message) if " object" in message else message
 
 
+# `{{ name }}` or `{{ name.key.key }}`: most card templates (a deck's colour, a value) only
+# read a value.  Such a template is read here as its compiled code reads it (the sandbox's
+# `getattr`, then `str`), without making a template context for it.
+_LOOKUP = re.compile(r"\{\{-?\s*([A-Za-z_]\w*)((?:\.[A-Za-z_]\w*)*)\s*-?\}\}")
+_lookups: dict[str, tuple[str, tuple[str, ...]] | None] = {}
+
+
+def _looked_up(source: str, data: dict[str, Any]) -> str | None:
+    """The template's text when it only reads a value that `data` holds, else None (the
+    template is rendered the whole way: a missing value's error, say)."""
+    found = _lookups.get(source, False)
+    if found is False:
+        match = _LOOKUP.fullmatch(source)
+        found = (match[1], tuple(match[2].split(".")[1:])) if match else None
+        if len(_lookups) < _COMPILED_MAX:
+            _lookups[source] = found
+    if found is None or found[0] not in data:
+        return None
+    value = data[found[0]]
+    for key in found[1]:
+        value = ENV.getattr(value, key)
+    if isinstance(value, jinja2.Undefined) or type(value) not in _PLAIN_OUTPUT:
+        return None
+    text = str(value)
+    return text if len(text) <= MAX_TEXT else None
+
+
+_PLAIN_OUTPUT = (str, int, float, bool)  # values whose text is their `str`, as Jinja's
+
+
 def render(source: str, data: dict[str, Any]) -> str:
     """Render a template source with `data`; bounded, sandboxed (see the module's doc)."""
     if not is_template(source):
         return source
+    quick = _looked_up(source, data)
+    if quick is not None:
+        return quick
     # Compiling (once per source) is not the template's work: only rendering is timed.
     template = _compiled.get(source)
     if template is None:
