@@ -209,10 +209,13 @@ def render_face(
         drawer.element(element)
     return Face(req.key, w, h, layout.bleed, tuple(drawer.ops))
 
+
 # Text laid out by `_FaceDrawer.fit`, with the icon names it was tokenized with (a name
 # that is not an icon stays text); bounded, as a long-running process renders many games.
 _FITTED: dict[tuple[Any, ...], tuple[frozenset[str], Fitted]] = {}
 _FITTED_MAX = 20_000
+_ICON_OPS: dict[tuple[int, float, float, float, float, str], tuple[list[Any], tuple[Op, ...]]] = {}
+_ICON_OPS_MAX = 4096  # icons in their places, kept with the shapes they were made from
 
 
 class _FaceDrawer:
@@ -470,7 +473,15 @@ class _FaceDrawer:
                 f"{self.layout.name}: unknown icon '{name}' (icons: {known})", self.where
             )
         if isinstance(shapes, list):
-            self.ops.extend(icon_ops(shapes, x, y, w, h, ink))
+            # The same icon in the same place on every card of a layout: its operations,
+            # which never change, are made once and shared by the faces.
+            key = (id(shapes), x, y, w, h, ink)
+            found = _ICON_OPS.get(key)
+            if found is None or found[0] is not shapes:
+                if len(_ICON_OPS) >= _ICON_OPS_MAX:
+                    _ICON_OPS.clear()
+                found = _ICON_OPS[key] = (shapes, tuple(icon_ops(shapes, x, y, w, h, ink)))
+            self.ops.extend(found[1])
             return
         from printgen import svg  # svglib: for SVG icons and art only
 
