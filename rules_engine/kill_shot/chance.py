@@ -161,6 +161,12 @@ class ReactionLaw:
         i = bisect.bisect_right(self._cumulative, rnd())
         return self._times[min(i, len(self._times) - 1)]
 
+    def table(self) -> tuple[tuple[float, ...], tuple[int, ...]]:
+        """The cumulative odds and their times: `sample` is the first time whose
+        cumulative odds exceed the draw (the last time past the end), for a loop that
+        inlines it."""
+        return self._cumulative, self._times
+
     def legal(self, d: int) -> bool:
         return 0 <= d <= self.max and d % self.step == 0
 

@@ -87,8 +87,8 @@ class Endings(KillShotStateBase):
         piles = self.piles
         hunt_of = g.hunt_of
         kill = g.kill_shot
-        hunters = [p for p in range(self.n) if p != self.taliban]
         if g.deadline:
+            hunters = [p for p in range(self.n) if p != self.taliban]
             held = {hunt_of[c] for p in hunters for c in self.hands[p]}
 
             def reach(number: int) -> bool:
@@ -117,7 +117,7 @@ class Endings(KillShotStateBase):
             else:
                 limit = self.out
             total = g.total
-            pools = [0] if not g.per_colour else hunters
+            pools = [0] if not g.per_colour else [p for p in range(self.n) if p != self.taliban]
             kinds = g.number_kinds
 
             def reach(number: int) -> bool:

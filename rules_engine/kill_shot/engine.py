@@ -314,6 +314,7 @@ class KillShot(EngineBase):
             for c in range(len(colours))
         )
         self.code_index = {code: k for k, code in enumerate(self.codes)}
+        self.special_kinds = frozenset(k for k in range(size) if self.special_of[k])  # B, J
 
     def _read_terrorists(self, game: GameData, params: Mapping[str, Any]) -> None:
         terrorists: list[Terrorist] = []

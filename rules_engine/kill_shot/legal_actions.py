@@ -129,6 +129,16 @@ class LegalActions(KillShotStateBase):
         return RealTimeActions(head, self._reloads(p, True), looks)
 
     def _turn_legal(self, p: int) -> list[Action]:
+        out = self._turn_plays(p)
+        if self.g.refill:
+            out.extend(self._reloads(p, False))
+        else:
+            out.append(Pass(p))
+        return out
+
+    def _turn_plays(self, p: int) -> list[Action]:
+        """The plays of the Situation Room player to act: on each open pile, every run of
+        cards each legal on the one before (one card under Night Mission)."""
         g = self.g
         hunt_of = g.hunt_of
         out: list[Action] = []
@@ -144,10 +154,6 @@ class LegalActions(KillShotStateBase):
                 continue
 
             self._grow(p, cls, k, need, [], list(self.hands[p]), top0, self.pile_kills[k], out)
-        if g.refill:
-            out.extend(self._reloads(p, False))
-        else:
-            out.append(Pass(p))
         return out
 
     def _grow(

@@ -56,6 +56,7 @@ from rules_engine.kill_shot.phases import (
     TURN,
     TURN_START,
 )
+from rules_engine.kill_shot.playouts import Playouts
 from rules_engine.kill_shot.reload import Reloading
 from rules_engine.kill_shot.resampling import Resampling
 from rules_engine.kill_shot.scoring import HuntResult, Scoring
@@ -116,6 +117,7 @@ class KillShotState(
     Checks,
     SimulatedPlayers,
     Resampling,
+    Playouts,
 ):
     """A position of KILL SHOT (mutable; see `rules_engine.core.State`)."""
 

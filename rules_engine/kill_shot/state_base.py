@@ -151,6 +151,9 @@ class KillShotStateBase(StateBase[Action, "KillShot"]):
     def hand_visible(self, player: int) -> bool:
         raise NotImplementedError
 
+    def legal_actions(self, player: int) -> Sequence[Action]:
+        raise NotImplementedError
+
     # chance.py
 
     def _sample_chance(self, rng: random.Random) -> Action:
@@ -188,6 +191,9 @@ class KillShotStateBase(StateBase[Action, "KillShot"]):
         raise NotImplementedError
 
     def _rt_apply(self, a: Action) -> None:
+        raise NotImplementedError
+
+    def _rt_joint(self, actions: Sequence[Action]) -> None:
         raise NotImplementedError
 
     def _settle(self) -> None:
@@ -257,6 +263,14 @@ class KillShotStateBase(StateBase[Action, "KillShot"]):
         raise NotImplementedError
 
     def _check_rt_play(self, p: int, a: Play) -> None:
+        raise NotImplementedError
+
+    # legal_actions.py
+
+    def _reloads(self, p: int, real_time: bool) -> Sequence[Reload]:
+        raise NotImplementedError
+
+    def _turn_plays(self, p: int) -> list[Action]:
         raise NotImplementedError
 
     # simulated_players.py

@@ -6,6 +6,9 @@ seed must give the same history; on a sample of the games, the generic protocol 
 (checked actions) must play the very same game, replaying the history must give an equal
 state, the notation must round-trip, and a player's view must not change when a card
 hidden from that player changes.  Every card must always be somewhere.
+
+The search player's playout (`KillShotState.playout`) must play the game of the protocol's
+loop (`generic_playout`) in every option set, from a new game and from any position.
 """
 
 from __future__ import annotations
@@ -18,14 +21,18 @@ from typing import Any
 import pytest
 
 from printgen.engines import game_data
+from printgen.examples import example_files, load_example
 from printgen.model import Game, load_game
 from rules_engine.core import (
     IllegalActionError,
     JointAction,
     Step,
     format_step,
+    generic_playout,
     parse_step,
     play_random,
+    random_step,
+    recording,
     replay,
 )
 from rules_engine.kill_shot import (
@@ -36,6 +43,8 @@ from rules_engine.kill_shot import (
     KillShotState,
     Pick,
 )
+
+from .shortcuts import check_playout
 
 GAMES = 1000
 SAMPLE = 40  # one game in SAMPLE gets the slow checks
@@ -236,3 +245,99 @@ def test_random_games_depend_on_the_seed(game: Game) -> None:
         state.play_random(random.Random(seed))
         histories.add(tuple(state.history))
     assert len(histories) == 10
+
+
+# The search player's playout: per option set, seeds and a step limit that reach every phase
+# it plays (a uniformly random player mostly reloads, so a real-time game takes about 100,000
+# steps and often meets the limit; Deadline, which has no refills, ends within a thousand).
+PLAYOUT_CASES: tuple[tuple[dict[str, Any], range, int], ...] = (
+    (OPTION_SETS[0], range(3), 2_000),  # deal, countdown, reaction times, reloads, plays
+    (OPTION_SETS[0], range(2, 3), 100_000),  # ten hunts: discards, chance's order, game end
+    (OPTION_SETS[1], range(2), 20_000),
+    ({"game_type": "tactical-engagement"}, range(1), 100_000),  # to the end: points claims
+    (OPTION_SETS[2], range(2, 3), 100_000),  # Situation Room to the end: turns, refills
+    (OPTION_SETS[3], range(2), 20_000),  # Night Mission's looks, three piles, five players
+    (OPTION_SETS[4], range(1), 100_000),  # Deadline's dealt extras, two players
+    (OPTION_SETS[5], range(2, 3), 100_000),  # the Taliban player, own colours, cease-fires
+    (OPTION_SETS[6], range(4), 100_000),  # Deadline's chosen extras and passes
+    (OPTION_SETS[7], range(4), 100_000),
+    ({"simultaneous_plays": "all_land", "players": 5, "deadline": True}, range(3), 100_000),
+)
+
+
+@pytest.mark.parametrize(
+    ("options", "seeds", "max_steps"),
+    PLAYOUT_CASES,
+    ids=[f"{_ids(o)}-{s.start}-{m}" for o, s, m in PLAYOUT_CASES],
+)
+def test_the_playout_plays_the_protocols_game(
+    game: Game, options: dict[str, Any], seeds: range, max_steps: int
+) -> None:
+    """`playout` (reloads, refills and reaction times played directly, legal actions
+    counted) plays the game of the protocol's loop: the same final state, the same number
+    of actions, the generator left in the same place."""
+    check_playout(KillShot(game_data(game), None, options), seeds, max_steps)
+
+
+def _same_playout(start: KillShotState, rng: random.Random, other: random.Random, n: int) -> None:
+    fast, slow = start.clone(), start.clone()
+    made = fast.playout(rng, n)
+    assert made == generic_playout(slow, other, n)
+    assert fast == slow
+    assert rng.random() == other.random()
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=[_ids(o) for o in OPTION_SETS])
+def test_the_playout_plays_on_from_any_position(game: Game, options: dict[str, Any]) -> None:
+    """From positions the simulated players reach (cards played, Jams, Bad Intel, claims,
+    discards...), `playout` plays what `generic_playout` plays, cut short anywhere."""
+    engine = KillShot(game_data(game), None, options)
+    for seed in range(2):
+        state = engine.new_initial_state()
+        rng = random.Random(seed)
+        steps = 0
+        while not state.is_terminal():
+            random_step(state, rng)
+            steps += 1
+            if steps % 40 == 0:
+                for n in (2, 60):
+                    _same_playout(state, random.Random(n + seed), random.Random(n + seed), n)
+
+
+def test_the_playout_plays_on_from_the_worked_examples(game: Game) -> None:
+    """From every worked example's setup (positions made by hand, in the middle of a hunt),
+    `playout` plays what `generic_playout` plays."""
+    data = game_data(game)
+    for path in example_files(game):
+        spec = load_example(path).spec
+        engine = KillShot(data, spec.version, spec.options)
+        start = engine.setup_state(spec.setup) if spec.setup else engine.new_initial_state()
+        for seed in range(2):
+            for n in (1, 3, 10, 300):
+                _same_playout(start, random.Random(seed), random.Random(seed), n)
+
+
+class _FloatDraws(random.Random):
+    """A generator with its own `random`: `choice` then draws indexes from it, not from
+    `getrandbits`."""
+
+    def random(self) -> float:
+        return super().random()
+
+
+def test_the_playout_while_recording_and_with_another_generator(game: Game) -> None:
+    """While events are recorded `playout` plays the protocol's loop (every rule applied is
+    told); with a generator whose `random` is its own, it draws indexes as `choice` does."""
+    engine = KillShot(game_data(game))
+    start = engine.new_initial_state()
+    with recording(count_only=True) as fast_log:
+        fast = start.clone()
+        made = fast.playout(random.Random(5), 3_000)
+    with recording(count_only=True) as slow_log:
+        slow = start.clone()
+        assert made == generic_playout(slow, random.Random(5), 3_000)
+    assert fast == slow
+    assert fast_log.counts == slow_log.counts
+    assert fast_log.counts
+    for seed in range(2):
+        _same_playout(start, _FloatDraws(seed), _FloatDraws(seed), 5_000)
