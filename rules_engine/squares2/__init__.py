@@ -33,6 +33,8 @@ The rooms, in the order a newcomer reads them (most follow a chapter of the rule
 - `row_limit`: the row limit (列の上限値, rule 2-2): row totals, tiles going back to hand.
 - `winning`: winning (勝利, rule 2-3): the centre squares, the end of a game and of the
   match, the next game's first player.
+- `playouts`: a search player's random playout played fast (`Squares2State.playout`):
+  the legal actions counted on bitmasks of the board, the drawn one played directly.
 - `diagrams`: a state drawn for the rulebook's worked examples.
 """
 

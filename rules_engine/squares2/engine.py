@@ -10,7 +10,7 @@ diagrams in `diagrams`, its positions are `Squares2State`s (`state`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from rules_engine.core import Bilingual, Diagram, EngineBase, NotationError, SetupError
 from rules_engine.params import GameData
@@ -28,6 +28,9 @@ from rules_engine.squares2.battle import Battle
 from rules_engine.squares2.state import Squares2State
 from rules_engine.squares2.tiles import Face, Tile, tile_specs_of_deck
 from rules_engine.squares2.turn import PHASE_NAMES, RETURN, TURN
+
+if TYPE_CHECKING:
+    from rules_engine.squares2.playouts import PlayoutTables
 
 GAME_ID: Final = "squares2"
 SETUP_TILE: Final = "setup-tile-"  # the id of a tile a setup states (no printed piece)
@@ -312,6 +315,8 @@ class Squares2(EngineBase):
         self.owner_sees_backs = bool(self._options["owner_sees_board_backs"])
         self.games = int(self._options["games"])
         self.turn_limit = int(self._options["turn_limit"])
+        # The tables of the fast playout (`playouts`), made on its first run.
+        self.playout_tables: PlayoutTables | None = None
 
     def push_table(self, player: int, distance: int) -> tuple[tuple[int, int], ...]:
         """Per square: the square in front of it for the player, and the square `distance`

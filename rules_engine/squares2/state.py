@@ -16,7 +16,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rules_engine.core import CHANCE, IllegalActionError, Step, TurnStateBase, format_step
-from rules_engine.squares2 import abilities, battle, moving, placing, row_limit, turn, winning
+from rules_engine.squares2 import (
+    abilities,
+    battle,
+    moving,
+    placing,
+    playouts,
+    row_limit,
+    turn,
+    winning,
+)
 from rules_engine.squares2.abilities import TileInPlay
 from rules_engine.squares2.actions import Action, Place, Return, Start
 from rules_engine.squares2.battle import Battle
@@ -365,6 +374,9 @@ class Squares2State(TurnStateBase[Action, "Squares2"]):
             action = sample(rng)
             history.append(action)
             do(action)
+
+    # A search player's playout, played fast (playouts.py)
+    playout = playouts.playout
 
     # --- facts ---------------------------------------------------------------------------------
 
