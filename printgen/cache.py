@@ -51,6 +51,20 @@ def write_whole(path: Path, data: bytes) -> None:
         return
 
 
+def keep_newest(folder: Path, kept: int) -> None:
+    """Delete all but the `kept` newest files of a cache folder (by when they were last
+    written), so that the cache does not grow without end; errors are no error."""
+    try:
+        entries = [(p.stat().st_mtime_ns, p) for p in folder.iterdir() if p.is_file()]
+    except OSError:
+        return
+    if len(entries) <= kept:
+        return
+    entries.sort(key=lambda e: (e[0], e[1].name), reverse=True)
+    for _when, path in entries[kept:]:
+        path.unlink(missing_ok=True)
+
+
 # --- file digests ------------------------------------------------------------------------------
 #
 # A build fingerprints what it is made from (the code, the layouts, the fonts: 18 MB) to know

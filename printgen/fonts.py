@@ -6,6 +6,7 @@ import hashlib
 import io
 import logging
 import marshal
+import os
 import sys
 from fnmatch import fnmatch
 from functools import lru_cache
@@ -25,7 +26,7 @@ from reportlab.pdfbase.ttfonts import (
     TTFontFace,
 )
 
-from printgen.cache import cache_dir, file_digest, write_whole
+from printgen.cache import cache_dir, file_digest, keep_newest, write_whole
 from printgen.errors import PrintgenError
 
 _registered: dict[str, Path] = {}
@@ -106,7 +107,9 @@ def _cached_face(path: Path, data: bytes) -> TTFontFace | None:
         return None
     try:
         state = marshal.loads(payload)
-        return _face_from_state(state, data, path)
+        face = _face_from_state(state, data, path)
+        _used(where)
+        return face
     except (ValueError, EOFError, TypeError, KeyError, AttributeError):
         return None
 
@@ -120,6 +123,18 @@ def _keep_face(face: TTFontFace, path: Path) -> None:
     except ValueError:
         return  # a value marshal cannot keep: the next run reads the font again
     write_whole(where, hashlib.sha256(payload).digest() + payload)
+    keep_newest(where.parent, FACES_KEPT)
+
+
+FACES_KEPT = 64  # fonts whose reading is kept in the cache folder
+
+
+def _used(entry: Path) -> None:
+    """Mark a cache entry as just used: the cache keeps the entries used last."""
+    try:
+        os.utime(entry)
+    except OSError:
+        return
 
 
 def _tt_font(name: str, path: Path) -> TTFont:
@@ -181,11 +196,16 @@ def subset_font(path: Path, characters: str) -> bytes:
         except OSError:
             stored = b""
         if stored[:32] == hashlib.sha256(stored[32:]).digest() and len(stored) > 32:
+            _used(where)
             return stored[32:]
     data = _cut(path, characters)
     if where is not None:
         write_whole(where, hashlib.sha256(data).digest() + data)
+        keep_newest(where.parent, SUBSETS_KEPT)
     return data
+
+
+SUBSETS_KEPT = 256  # font subsets kept in the cache folder (each rulebook edit may add one)
 
 
 SUBSET_FORMAT = 1  # the options `_cut` gives fontTools: a new number when they change

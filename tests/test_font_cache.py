@@ -139,3 +139,17 @@ def test_a_file_digest_is_read_again_when_the_file_changes(cache: Path, tmp_path
     kept._stored = None
     kept._digests.clear()
     assert kept.file_digest(target) == hashlib.sha256(b"a: 3\n").hexdigest()
+
+
+def test_the_cache_keeps_the_newest_entries(tmp_path: Path) -> None:
+    from printgen.cache import keep_newest
+
+    folder = tmp_path / "subsets"
+    folder.mkdir()
+    for i in range(6):
+        entry = folder / f"{i}.ttf"
+        entry.write_bytes(b"x")
+        os.utime(entry, (1_000_000 + i, 1_000_000 + i))
+    keep_newest(folder, 4)
+    assert sorted(p.name for p in folder.iterdir()) == ["2.ttf", "3.ttf", "4.ttf", "5.ttf"]
+    keep_newest(tmp_path / "no-such-folder", 4)  # nothing to do, no error
