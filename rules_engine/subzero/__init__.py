@@ -26,7 +26,8 @@ as `clauses:` in game.yaml declares them; error messages and the event log name 
 - `end_of_turn`: `deal`, `refill`, `reshuffle`, `start-passes`, the next step, the discards, refilling the hands, reshuffling,
   passing the start.
 - `endings`: `game-end` and the endings, deathmatch, survival and all-out attack; dropping out; the winners.
-- `random_play`: random legal actions, and whole random games played fast.
+- `random_play`: random legal actions, and whole random games (and a search player's
+  playouts) played fast, by the loop and tables of `kernel`.
 - `worked_examples`: a state from an example's `setup:`, and the facts its `expect:` names.
 - `diagrams`: a state drawn for the rulebook (the battle zone and the player boards).
 

@@ -20,7 +20,15 @@ from typing import Any, ClassVar, Final
 from rules_engine.bots import Outcome
 from rules_engine.core import CHANCE, Arrangements, Bilingual, Diagram, EngineBase
 from rules_engine.params import DataError, GameData, whole_number
-from rules_engine.subzero import actions, balance, diagrams, movement, reveal, worked_examples
+from rules_engine.subzero import (
+    actions,
+    balance,
+    diagrams,
+    kernel,
+    movement,
+    reveal,
+    worked_examples,
+)
 from rules_engine.subzero.actions import (
     DEAL,
     KNOWN_ACTIONS,
@@ -253,6 +261,8 @@ class Subzero(EngineBase):
         self._programs: dict[
             tuple[int, ...], tuple[tuple[tuple[str, ...], ...], frozenset[tuple[str, ...]]]
         ] = {}
+        # The fast drivers' tables (`random_play.play_random`, `random_play.playout`).
+        self.fast = kernel.Tables(self)
 
     # --- Engine protocol ---------------------------------------------------------------------
 

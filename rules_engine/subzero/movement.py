@@ -100,13 +100,34 @@ def moves(
             pos[p] = cur
             walks.append((p, tuple(walk)))
         return walks
-    walk_of = {p: [pos[p]] for p, _ in movers}
-    active = [(p, path) for p, path in movers if path]
+    return lockstep(movers, pos, at, bumps)
+
+
+def lockstep(
+    movers: Sequence[tuple[int, tuple[int, ...]]],
+    pos: list[int],
+    at: list[int],
+    bumps: list[tuple[int, int, int]] | None = None,
+) -> list[tuple[int, tuple[int, ...]]]:
+    """The moves of a step carried out together (`move_order: simultaneous`), each mover
+    (the player and the squares of their path, in reveal order) one square at a time: a
+    mover stops for good before a square another mover wants at the same time, or one
+    held by a pawn that does not move on now (or that moves into the mover's square).
+    `pos`, `at` and `bumps` as in `moves`."""
+    walks = [[pos[p]] for p, _ in movers]
+    active = [j for j, (_, path) in enumerate(movers) if path]
     i = 0
     while active:
-        want = {p: path[i] for p, path in active}
-        targets = list(want.values())
-        blocked = {p for p, q in want.items() if targets.count(q) > 1}
+        want: dict[int, int] = {}
+        for j in active:
+            p, path = movers[j]
+            want[p] = path[i]
+        blocked: set[int] = set()
+        if len(want) > 1:
+            targets = list(want.values())
+            for p, q in want.items():
+                if targets.count(q) > 1:
+                    blocked.add(p)
         changed = True
         while changed:
             changed = False
@@ -119,14 +140,15 @@ def moves(
                     changed = True
         if bumps is not None:
             bumps.extend((p, want[p], at[want[p]]) for p in want if p in blocked)
-        going = [p for p in want if p not in blocked]
-        for p in going:
-            at[pos[p]] = -1
-        for p in going:
+        going = [j for j in active if movers[j][0] not in blocked]
+        for j in going:
+            at[pos[movers[j][0]]] = -1
+        for j in going:
+            p = movers[j][0]
             q = want[p]
             at[q] = p
             pos[p] = q
-            walk_of[p].append(q)
+            walks[j].append(q)
         i += 1
-        active = [(p, path) for p, path in active if p not in blocked and i < len(path)]
-    return [(p, tuple(walk_of[p])) for p, _ in movers]
+        active = [j for j in going if i < len(movers[j][1])]
+    return [(p, tuple(walk)) for (p, _), walk in zip(movers, walks, strict=True)]

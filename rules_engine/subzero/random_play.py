@@ -1,8 +1,11 @@
-"""Random play: a uniformly random legal action, and whole games played fast.
+"""Random play: a uniformly random legal action, whole games played fast, and a search
+player's playouts played fast.
 
 `sample` draws a legal action of one player directly (chance: by the outcomes' odds), so the
 fast driver `play_random` skips the legality check; with the same seed it makes the same
-choices, and the same history, as `rules_engine.core.play_random`.
+choices, and the same history, as `rules_engine.core.play_random`.  `playout` plays the game
+`rules_engine.core.generic_playout` plays (legal actions listed, one taken by `rng.choice`),
+also without the check.  Both play the phases with the tables of `kernel`.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from rules_engine.core import CHANCE, IllegalActionError, JointAction
+from rules_engine.core import CHANCE, EVENTS, IllegalActionError, JointAction, generic_playout
 from rules_engine.subzero.actions import (
     DEAL,
     OVER,
@@ -26,12 +29,13 @@ from rules_engine.subzero.actions import (
     Reveal,
     Youngest,
 )
-from rules_engine.subzero.end_of_turn import reshuffle
-from rules_engine.subzero.resolution import resolve_step
-from rules_engine.subzero.reveal import make_choices
+from rules_engine.subzero.kernel import run
 
 if TYPE_CHECKING:
     from rules_engine.subzero.state import SubzeroState
+
+UNLIMITED = 1 << 62
+"""No limit on the actions of a phase (`play_random` plays to the end)."""
 
 
 def sample(s: SubzeroState, player: int, rnd: Any, rng: random.Random) -> Action:
@@ -102,102 +106,41 @@ def sample_reveal(s: SubzeroState, player: int, rnd: Any) -> Reveal:
 
 def play_random(s: SubzeroState, rng: random.Random, max_turns: int = 100_000) -> None:
     """Play to the end with random legal actions: the same choices (and history) as
-    `core.play_random` with the same seed, faster, because the actions are drawn legal
-    and so skip the legality check (and a step's reveals are done in one loop)."""
-    g = s.g
+    `core.play_random` with the same seed, faster, because the actions are drawn legal and
+    so skip the legality check, and the rules are played from tables (`kernel.run`).  While
+    the events are recorded, every action is played by `_do`, which tells them."""
+    if EVENTS.on:
+        _play_told(s, rng, max_turns)
+    else:
+        run(s, rng.random, None, UNLIMITED, max_turns)
+
+
+def _play_told(s: SubzeroState, rng: random.Random, max_turns: int) -> None:
+    """`play_random` one action at a time, each played by `_do` (which tells its events)."""
     rnd = rng.random
     history = s._history
-    do = s._do
-    table = g.choice_table
-    make = make_choices
-    kinds = g.kinds
-    squares = g.squares
-    ball_states = g.ball_states
-    max_balls = g.max_snowballs
-    card_ids = g.card_ids
-    append = history.append
-    hand_size = g.hand_size
-    slots = g.slots
-    while True:
-        phase = s.phase
-        if phase == REVEAL:
-            slot = s.slot
-            programs = s.programs
-            pos = s.pos
-            balls = s.balls
-            reveals = s.step_reveals
-            order = s.order
-            ducking = s.ducking
-            moving = shooting = ducked = False
-            for p in order[s.rpos :]:
-                kind = programs[p][slot]
-                held = balls[p]
-                key = ((p * kinds + kind) * squares + pos[p]) * ball_states + held
-                choices = table[key]
-                if choices is None:
-                    choices = table[key] = make(g, p, kind, pos[p], held)
-                listed = choices[0]
-                if listed:
-                    r = listed[int(rnd() * len(listed))]
-                else:
-                    moves = choices[1]
-                    shots = choices[2]
-                    ns = len(shots)
-                    i = int(rnd() * (len(moves) * ns))
-                    d, t = moves[i // ns]
-                    r = Reveal(p, card_ids[kind], d, t, shots[i % ns], False, False)
-                append(r)
-                reveals.append(r)
-                if r.move >= 0:
-                    moving = True
-                if r.shots:
-                    balls[p] = held - len(r.shots)
-                    shooting = True
-                elif r.roll and held < max_balls:
-                    balls[p] = held + 1
-                if r.swish:
-                    ducking[p] = ducked = True
-            s.rpos = len(order)
-            resolve_step(s, moving, shooting, ducked)
+    while s.phase != OVER:
+        players = s.current_players()
+        if len(players) == 1:
+            action = sample(s, players[0], rnd, rng)
+            history.append(action)
+            s._do(action)
             continue
-        if phase == DEAL:
-            if s.pile_total == 0:
-                append(Reshuffle())
-                reshuffle(s)
-                continue
-            queue = s.queue
-            p = queue[0]
-            hand = s.hands[p]
-            total = s.pile_total
-            k = min(hand_size - len(hand), total)
-            drawn = draw_kinds(s.pile, total, k, rnd)
-            append(Draw(p, tuple([card_ids[i] for i in drawn])))
-            hand += drawn
-            hand.sort()
-            s.pile_total = total - k
-            if len(hand) >= hand_size:
-                del queue[0]
-                if not queue:
-                    s.phase = PROGRAM
-            continue
-        if phase == PROGRAM:
-            programs = s.programs
-            joint = []
-            for p in s.order_seats():
-                hand = s.hands[p]
-                chosen = tuple([hand.pop(int(rnd() * len(hand))) for _ in range(slots)])
-                programs[p] = chosen
-                joint.append(Program(p, tuple([card_ids[k] for k in chosen])))
-            append(JointAction(joint))
-            s.phase = REVEAL
-            s.slot = 0
-            s.rpos = 0
-            s.step_reveals = []
-            if s.turn > max_turns:
-                raise RuntimeError(f"no end after {max_turns} turns")
-            continue
-        if phase == OVER:
-            return
-        action = sample(s, s.queue[0], rnd, rng) if phase == PLACE else sample(s, CHANCE, rnd, rng)
-        append(action)
-        do(action)
+        actions = [sample(s, p, rnd, rng) for p in players]
+        history.append(JointAction(actions))
+        s._do_joint(actions)
+        if s.turn > max_turns:
+            raise RuntimeError(f"no end after {max_turns} turns")
+
+
+def playout(s: SubzeroState, rng: random.Random, max_steps: int = 100_000) -> int:
+    """A search player's playout (`rules_engine.core.playout`): the same game as
+    `core.generic_playout` plays with `rng` (each player's legal actions listed and one
+    taken by `rng.choice`, chance by `sample_action`), at most `max_steps` steps, faster:
+    the choices are listed from the tables of `kernel` and picked as `rng.choice` picks (by
+    `rng._randbelow` of their number), and played without the legality check.  Returns the
+    actions applied (each program of a joint step counted).  While the events are recorded
+    it is `generic_playout` itself."""
+    if EVENTS.on:
+        return generic_playout(s, rng, max_steps)
+    return run(s, rng.random, rng._randbelow, max_steps, UNLIMITED)  # type: ignore[attr-defined]

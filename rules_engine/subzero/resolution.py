@@ -90,7 +90,7 @@ def resolve_step(s: SubzeroState, moving: bool, shooting: bool, ducked: bool) ->
                     end = q
                     o = at[q]
                     if seen:
-                        o = _seen(q, o, moved, rank, rank[shooter], mode)
+                        o = found_on(q, o, moved, rank, rank[shooter], mode)
                     if o >= 0 and o != shooter:
                         if not ducking[o]:
                             hits.append((shooter, o, False))
@@ -133,7 +133,7 @@ def resolve_step(s: SubzeroState, moving: bool, shooting: bool, ducked: bool) ->
     next_step(s)
 
 
-def _seen(
+def found_on(
     q: int,
     o: int,
     moved: Mapping[int, int],
@@ -278,7 +278,7 @@ def targets(s: SubzeroState) -> dict[int, int]:
         for q in g.rays[s.pos[me]][d][: g.ball_range]:
             o = at[q]
             if moved and g.moving_target != "end_square":
-                o = _seen(q, o, moved, rank, my_rank, g.moving_target)
+                o = found_on(q, o, moved, rank, my_rank, g.moving_target)
             if o >= 0 and o != me and not s.ducking[o]:
                 found[d] = o
                 break

@@ -6,7 +6,7 @@ draw pile and the discards, the turn, the step and who reveals next) and answers
 cloning, the initial state, equality, and each player's view (`SubzeroView`).  The rules it
 plays are in the phase modules, as functions of the state: `setting_up`, `programming`,
 `reveal`, `movement`, `resolution`, `end_of_turn` and `endings` (each names the rule clauses
-it plays); random play is in `random_play`.
+it plays); random play and a search player's playouts are in `random_play`.
 """
 
 from __future__ import annotations
@@ -380,6 +380,11 @@ class SubzeroState(StateBase[Action, "Subzero"]):
     def play_random(self, rng: random.Random, max_turns: int = 100_000) -> None:
         """Play to the end with random legal actions, fast (`random_play.play_random`)."""
         random_play.play_random(self, rng, max_turns)
+
+    def playout(self, rng: random.Random, max_steps: int = 100_000) -> int:
+        """A search player's playout, fast (`random_play.playout`): the same game as
+        `rules_engine.core.generic_playout`; returns the actions applied."""
+        return random_play.playout(self, rng, max_steps)
 
     # --- the hot path of a playout ----------------------------------------------------------
 

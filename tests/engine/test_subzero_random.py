@@ -20,8 +20,10 @@ from rules_engine.core import (
     JointAction,
     Step,
     format_step,
+    generic_playout,
     parse_step,
     play_random,
+    recording,
     replay,
 )
 from rules_engine.subzero import (
@@ -39,7 +41,7 @@ from rules_engine.subzero import (
 )
 
 from .conftest import ROOT
-from .shortcuts import play_against_checked
+from .shortcuts import check_playout, play_against_checked
 
 GAMES = 1000
 # Every value of every option appears in at least one set; the default set is 4 players.
@@ -270,3 +272,57 @@ def test_the_playout_shortcuts_play_and_refuse_as_the_checked_way(
 
     for seed in range(3):
         play_against_checked(engine.new_initial_state(), random.Random(seed), off_the_legal)
+
+
+# Every player count and ending, and every value of every option (`OPTION_SETS`), for the
+# engine's own playout.
+PLAYOUT_SETS: tuple[dict[str, Any], ...] = (
+    *OPTION_SETS,
+    {"players": 2, "ending": "all-out-attack", "combined_cards": "both_shoot_first"},
+    {"players": 3, "ending": "all-out-attack", "move_order": "reveal_order"},
+)
+
+
+@pytest.mark.parametrize(
+    "options",
+    PLAYOUT_SETS,
+    ids=["-".join(f"{k}={v}" for k, v in o.items()) or "default" for o in PLAYOUT_SETS],
+)
+def test_the_playout_plays_the_protocols_game(sz: Game, options: dict[str, Any]) -> None:
+    """`SubzeroState.playout` (a search player's playout, `random_play.playout`) plays the
+    game `core.generic_playout` plays from the same generator: to the end, and cut short
+    after a few steps (in the middle of a step, a refill or a programming) and played on
+    from there, time and again."""
+    engine = Subzero(game_data(sz), None, options)
+    check_playout(engine, range(25))
+    for seed in range(6):
+        for cut in (1, 5, 12, 37):
+            fast, slow = engine.new_initial_state(), engine.new_initial_state()
+            fast_rng, slow_rng = random.Random(seed), random.Random(seed)
+            while not slow.is_terminal():
+                made = fast.playout(fast_rng, cut)
+                assert made == generic_playout(slow, slow_rng, cut)
+                assert fast == slow, f"seed {seed}, {cut} steps at a time"
+            assert fast_rng.random() == slow_rng.random()
+
+
+def test_random_games_told_play_the_same_game(sz: Game) -> None:
+    """While the events are recorded, `play_random` plays every action by `_do` and
+    `playout` is `core.generic_playout` (both tell the events): the same games as without
+    recording."""
+    engine = Subzero(game_data(sz), None, {"players": 3})
+    for seed in range(4):
+        quiet = engine.new_initial_state()
+        quiet.play_random(random.Random(seed))
+        told = engine.new_initial_state()
+        with recording(count_only=True) as log:
+            told.play_random(random.Random(seed))
+        assert told == quiet
+        assert log.counts is not None and log.counts["reveal"] > 0
+        quiet = engine.new_initial_state()
+        made = quiet.playout(random.Random(seed))
+        told = engine.new_initial_state()
+        with recording(count_only=True) as log:
+            assert told.playout(random.Random(seed)) == made
+        assert told == quiet
+        assert log.counts is not None and log.counts["reveal"] > 0
