@@ -13,11 +13,14 @@ in each document (their images and graphics states are resources of that documen
 from __future__ import annotations
 
 import hashlib
+import zlib
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
+from reportlab import rl_config
 from reportlab.lib.colors import HexColor
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfdoc, pdfmetrics
@@ -180,10 +183,11 @@ class FaceDrawing:
 
     def replay(self, c: Canvas) -> None:
         """Write the operators into the canvas's current stream (a form being defined)."""
+        self.replay_into(c._code, c._doc, c._escape)
+
+    def replay_into(self, out: list[str], doc: Any, escape: Any) -> None:
+        """Append the operators to `out`, the text set in the fonts' subsets of `doc`."""
         assert self.code is not None
-        out = c._code
-        doc = c._doc
-        escape = c._escape
         # The fonts as registered now (another project's build may have registered another
         # file under the same name since this face was compiled).
         faces: list[TTFont] = [
@@ -274,17 +278,60 @@ def ensure_form(c: Canvas, face: Face, made: set[str]) -> str:
     drawing = face_drawing(face)
     name = drawing.name
     if name not in made:
-        c.beginForm(name, 0, 0, drawing.width_pt, drawing.height_pt)
-        if drawing.code is None:
-            draw_ops(c, face.ops, face.bleed, face.height + face.bleed)
-        else:
+        if drawing.code is not None and not rl_config.useA85:
             if drawing.coloured:  # what the canvas's colour setting does besides
                 c._doc.ensureMinPdfVersion("transparency")
-            drawing.replay(c)
-        c.endForm()
-        _keep_transparency(c, name)
+            code = [c._preamble]
+            drawing.replay_into(code, c._doc, c._escape)
+            stream = pdfdoc.pdfdocEnc("\n".join(code))
+            form = _Form(drawing.width_pt, drawing.height_pt, stream, bool(c._pageCompression))
+            c._doc.addForm(name, form)
+        else:
+            c.beginForm(name, 0, 0, drawing.width_pt, drawing.height_pt)
+            if drawing.code is None:
+                draw_ops(c, face.ops, face.bleed, face.height + face.bleed)
+            else:
+                drawing.replay(c)
+            c.endForm()
+            _keep_transparency(c, name)
         made.add(name)
     return name
+
+
+class _Form(pdfdoc.PDFObject):  # type: ignore[misc]
+    """A compiled face's form XObject: the bytes reportlab writes for the form a canvas makes
+    of the same operators (`beginForm` ... `endForm`: a test compares them), written without
+    the canvas's and the general PDF dictionary's work, which a deck of cards does hundreds
+    of times."""
+
+    __RefOnly__ = 1
+
+    def __init__(self, width: float, height: float, stream: bytes, compress: bool) -> None:
+        self.width, self.height, self.stream, self.compress = width, height, stream, compress
+
+    def format(self, document: Any) -> bytes:
+        content = zlib.compress(self.stream) if self.compress else self.stream
+        content = document.encrypt.encode(content)
+        resources = getattr(document, "_printgen_form_resources", None)
+        if resources is None:  # what PDFFormXObject gives a form: the fonts, every ProcSet
+            dictionary = pdfdoc.PDFResourceDictionary()
+            dictionary.basicFonts()
+            dictionary.allProcs()
+            resources = document._printgen_form_resources = pdfdoc.format(dictionary, document)
+        box = pdfdoc.PDFArray([0, 0, self.width, self.height])
+        entries = [
+            b"/BBox " + pdfdoc.format(box, document),
+            *([b"/Filter [ /FlateDecode ]"] if self.compress else []),
+            b"/FormType 1",
+            b"/Length %d" % len(content),
+            b"/Matrix [ 1 0 0 1 0 0 ]",
+            b"/Resources " + resources,
+            b"/Subtype /Form",
+            b"/Type /XObject",
+        ]
+        for i in reversed(range(6, len(entries), 6)):  # PDFDictionary's line every 6 entries
+            entries.insert(i, b"\n ")
+        return b"<<\n" + b" ".join(entries) + b"\n>>\nstream\n" + content + b"endstream\n"
 
 
 def _keep_transparency(c: Canvas, name: str) -> None:
