@@ -53,7 +53,10 @@ Size = Annotated[tuple[Length, Length], AfterValidator(_positive_size)]
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+    # Each field's docstring is its description in the authoring reference and the JSON
+    # Schemas; printgen/reference.py reads them when it writes those (reading every model's
+    # source here would slow every command's start).
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 class Element(Strict):

@@ -12,10 +12,14 @@ tests fail when they differ from what the code makes now, so they cannot go stal
 
 from __future__ import annotations
 
+import ast
+import inspect
+import itertools
 import json
 import os
 import re
 import tempfile
+import textwrap
 import types
 import typing
 from collections.abc import Iterator
@@ -251,6 +255,71 @@ def all_models() -> list[type[BaseModel]]:
     for kind in FILE_KINDS:
         found.extend(m for m in reachable(kind.root) if m not in found)
     return found
+
+
+def field_docstrings(model: type[BaseModel]) -> dict[str, str]:
+    """The docstring under each field of the model's own class body (as pydantic's
+    `use_attribute_docstrings` reads them: the string right after the field)."""
+    try:
+        source = textwrap.dedent(inspect.getsource(model))
+    except (OSError, TypeError):
+        return {}
+    body = ast.parse(source).body
+    if not body or not isinstance(body[0], ast.ClassDef):
+        return {}
+    found: dict[str, str] = {}
+    statements = body[0].body
+    for field, after in itertools.pairwise(statements):
+        if (
+            isinstance(field, ast.AnnAssign)
+            and isinstance(field.target, ast.Name)
+            and isinstance(after, ast.Expr)
+            and isinstance(after.value, ast.Constant)
+            and isinstance(after.value.value, str)
+        ):
+            found[field.target.id] = inspect.cleandoc(after.value.value)
+    return found
+
+
+def _describe_fields() -> None:
+    """Give every model's fields their docstrings as descriptions, and build the models'
+    schemas again with them (the leaves first, so that the models holding them see them).
+    Done once, when this module is loaded: only the reference and the schemas need them."""
+    models = _printgen_models()
+    for model in models:
+        for cls in model.__mro__:  # the class's own docstring first, then its bases'
+            if not (isinstance(cls, type) and issubclass(cls, BaseModel)) or cls is BaseModel:
+                continue
+            docs = field_docstrings(cls)
+            for name, info in model.__pydantic_fields__.items():
+                if info.description is None and name in docs:
+                    info.description = docs[name]
+    for model in models:  # each after the models its fields hold
+        model.model_rebuild(force=True)
+
+
+def _printgen_models() -> list[type[BaseModel]]:
+    """Every model printgen defines, each after the models its fields hold."""
+    found: list[type[BaseModel]] = []
+    todo: list[type[BaseModel]] = list(BaseModel.__subclasses__())
+    while todo:
+        cls = todo.pop()
+        todo.extend(cls.__subclasses__())
+        if cls.__module__.startswith("printgen.") and cls not in found:
+            found.append(cls)
+    ordered: list[type[BaseModel]] = []
+
+    def visit(model: type[BaseModel], path: tuple[type[BaseModel], ...]) -> None:
+        if model in ordered or model in path:
+            return
+        for info in model.__pydantic_fields__.values():
+            for held in models_in(info.annotation):
+                visit(held, (*path, model))
+        ordered.append(model)
+
+    for model in sorted(found, key=lambda m: (m.__module__, m.__qualname__)):
+        visit(model, ())
+    return ordered
 
 
 def undescribed() -> list[str]:
@@ -1064,3 +1133,6 @@ def help_file(docs_root: Path, name: str) -> tuple[str, bytes] | None:
         f"{body}</body></html>"
     )
     return ("text/html; charset=utf-8", html.encode("utf-8"))
+
+
+_describe_fields()

@@ -65,7 +65,10 @@ _XLSX_ERRORS = ("#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/
 class Table(BaseModel):
     """A card list in a spreadsheet: each data row of `file` becomes one component."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+    # Each field's docstring is its description in the authoring reference and the JSON
+    # Schemas; printgen/reference.py reads them when it writes those (reading every model's
+    # source here would slow every command's start).
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     file: str
     """The CSV or XLSX file, relative to the game's folder (`cards.xlsx`, `data/cards.csv`). Its
