@@ -310,8 +310,8 @@ class _Form(pdfdoc.PDFObject):  # type: ignore[misc]
         self.width, self.height, self.stream, self.compress = width, height, stream, compress
 
     def format(self, document: Any) -> bytes:
-        content = zlib.compress(self.stream) if self.compress else self.stream
-        content = document.encrypt.encode(content)
+        plain = zlib.compress(self.stream) if self.compress else self.stream
+        content: bytes = document.encrypt.encode(plain)
         resources = getattr(document, "_printgen_form_resources", None)
         if resources is None:  # what PDFFormXObject gives a form: the fonts, every ProcSet
             dictionary = pdfdoc.PDFResourceDictionary()

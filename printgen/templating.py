@@ -479,8 +479,9 @@ _lookups: dict[str, tuple[str, tuple[str, ...]] | None] = {}
 def _looked_up(source: str, data: dict[str, Any]) -> str | None:
     """The template's text when it only reads a value that `data` holds, else None (the
     template is rendered the whole way: a missing value's error, say)."""
-    found = _lookups.get(source, False)
-    if found is False:
+    if source in _lookups:
+        found = _lookups[source]
+    else:
         match = _LOOKUP.fullmatch(source)
         found = (match[1], tuple(match[2].split(".")[1:])) if match else None
         if len(_lookups) < _COMPILED_MAX:
