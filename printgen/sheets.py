@@ -207,6 +207,9 @@ def _wrap(text: str, font_name: str, size: float, width_mm: float) -> list[str]:
     return lines
 
 
+RULE_GREY = HexColor("#bbbbbb")  # the checklist's rules between rows
+
+
 def _checklist(c: Canvas, page: Page, info: SheetInfo, s: SheetSettings, font: Font) -> None:
     """Every component, how many, on which pages: tick them off as you cut."""
     name = fonts.pdf_font_name(font.key, font.path)
@@ -222,21 +225,37 @@ def _checklist(c: Canvas, page: Page, info: SheetInfo, s: SheetSettings, font: F
         "* = reconstructed value (the original picture is missing) / 再構成した値",
     )
     y = top - 13
-    for r, row in enumerate([CHECKLIST_HEAD, *page.table]):
-        c.setFont(name, 7.5 if r else 7)
-        if r:
-            c.rect(left * mm, (y - 0.6) * mm, 2.8 * mm, 2.8 * mm, stroke=1, fill=0)
-        edges = [*CHECKLIST_COLUMNS[1:], 190.0]
+    # The cells' text in one text object, the boxes and rules drawn after it: a page of a
+    # big deck's checklist holds hundreds of cells.
+    cells = c.beginText()
+    edges = [*CHECKLIST_COLUMNS[1:], 190.0]
+    rows = [CHECKLIST_HEAD, *page.table]
+    for r, row in enumerate(rows):
         for text, x, end in zip(row, CHECKLIST_COLUMNS, edges, strict=True):
             start = x + (4 if x == 0 else 0)
             size, shown = _fit_cell(text, name, 7.5 if r else 7, end - start - 1.5)
-            c.setFont(name, size)
-            c.drawString((left + start) * mm, y * mm, shown)
-        c.setStrokeColor(HexColor("#bbbbbb"))
-        c.setLineWidth(0.3)
-        c.line(left * mm, (y - 1.6) * mm, (left + 190) * mm, (y - 1.6) * mm)
-        c.setStrokeColor(black)
-        y -= CHECKLIST_ROW
+            cells.setFont(name, size)
+            cells.setTextOrigin((left + start) * mm, (y - r * CHECKLIST_ROW) * mm)
+            cells.textOut(shown)
+    c.drawText(cells)
+    c.setLineWidth(0.3)
+    for r in range(1, len(rows)):
+        at = y - r * CHECKLIST_ROW
+        c.rect(left * mm, (at - 0.6) * mm, 2.8 * mm, 2.8 * mm, stroke=1, fill=0)
+    c.setStrokeColor(RULE_GREY)
+    c.lines(
+        [
+            (
+                left * mm,
+                (y - r * CHECKLIST_ROW - 1.6) * mm,
+                (left + 190) * mm,
+                (y - r * CHECKLIST_ROW - 1.6) * mm,
+            )
+            for r in range(len(rows))
+        ]
+    )
+    c.setStrokeColor(black)
+    y -= len(rows) * CHECKLIST_ROW
     if page.notes:
         _notes(c, page, left, y - 1, name)
 
