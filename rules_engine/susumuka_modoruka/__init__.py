@@ -32,6 +32,8 @@ The rooms, in the order a newcomer reads them (the rulebook's chapters in bracke
     views.py                what one player can know
     queries.py              named facts about a state for worked examples' `expect:`
     diagrams.py             a state drawn as grids for the rulebook's examples
+    kernel.py               a search player's playout, fast: the protocol's loop's games
+                            without its dispatch and checks (`SusumukaState.playout`)
 
 Rule ids, in error messages and in the event log (`rules_engine.core.EVENTS`): the rule
 clauses the game's data declares (`clauses:` in game.yaml). The seed numbers nothing, so

@@ -32,6 +32,7 @@ from rules_engine.susumuka_modoruka.actions import (
 )
 from rules_engine.susumuka_modoruka.balance import evaluate, outcome
 from rules_engine.susumuka_modoruka.diagrams import diagram
+from rules_engine.susumuka_modoruka.kernel import PlayoutTables
 from rules_engine.susumuka_modoruka.pieces import (
     ALL,
     ONCE_EFFECTS,
@@ -43,7 +44,7 @@ from rules_engine.susumuka_modoruka.pieces import (
 )
 from rules_engine.susumuka_modoruka.queries import QUERIES, query
 from rules_engine.susumuka_modoruka.setting_up import SETUP_KEYS, setup_state
-from rules_engine.susumuka_modoruka.state import SusumukaState
+from rules_engine.susumuka_modoruka.state import Stats, SusumukaState
 
 GAME_ID: Final = "susumuka-modoruka"
 
@@ -179,6 +180,11 @@ class SusumukaModoruka(EngineBase):
             for d in self.item_decks
         }
         self._notation: re.Pattern[str] | None = None
+        # What players' skills and items add up to, by player, skills and items
+        # (`SusumukaState._restat`).
+        self.stats_memo: dict[tuple[int | str, ...], Stats] = {}
+        # What a search player's playout looks up (`kernel.tables`, built at the first one).
+        self.playout_tables: PlayoutTables | None = None
         self._texts: dict[Action, str] = {}
 
     def _read_pieces(self, game: GameData) -> None:

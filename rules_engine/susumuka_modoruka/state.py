@@ -24,6 +24,7 @@ from rules_engine.core import (
     Step,
     TurnStateBase,
 )
+from rules_engine.susumuka_modoruka import kernel
 from rules_engine.susumuka_modoruka.actions import Act, Action, Draw, First, Roll
 from rules_engine.susumuka_modoruka.checks import check
 from rules_engine.susumuka_modoruka.combat import (
@@ -86,6 +87,10 @@ class Stats(NamedTuple):
 
 
 _NO_STATS: Final = Stats(0, 0, 0, frozenset(), 0, 0, False, 0, (), 0, 0)
+
+_STATS_KEPT: Final = 1 << 16
+"""How many sums of skills and items an engine remembers (`SusumukaState._restat`); it
+forgets them all when it would remember more."""
 
 
 # The engine is named in quotes: engine.py imports this module.
@@ -217,6 +222,25 @@ class SusumukaState(TurnStateBase[Action, "SusumukaModoruka"]):
     # --- derived facts ---------------------------------------------------------------------
 
     def _restat(self, p: int) -> Stats:
+        """Work out again what player `p`'s skills and kept items add up to (after they
+        change), capping their HP at the new maximum.  The sums are remembered by the
+        engine per player, skills taken and items held (`_STATS_KEPT` of them at most):
+        a game asks for the same few again and again."""
+        memo = self.g.stats_memo
+        key: tuple[int | str, ...] = (p, *self.skills[p], *self.items[p])
+        stats = memo.get(key)
+        if stats is None:
+            if len(memo) >= _STATS_KEPT:
+                memo.clear()
+            stats = memo[key] = self._add_up(p)
+        self.stats[p] = stats
+        top = self.g.start_hp + stats.hp_extra
+        if self.hp[p] > top:
+            self.hp[p] = top
+        return stats
+
+    def _add_up(self, p: int) -> Stats:
+        """What player `p`'s skills and kept items add up to."""
         g = self.g
         dice = g.base_dice
         bonus = armour = regen = bonus_move = extra = hp_extra = revive = 0
@@ -254,7 +278,7 @@ class SusumukaState(TurnStateBase[Action, "SusumukaModoruka"]):
                 hp_extra += amount * k
             elif effect == "revive":
                 revive = max(revive, amount)
-        stats = Stats(
+        return Stats(
             dice,
             bonus,
             armour,
@@ -267,11 +291,6 @@ class SusumukaState(TurnStateBase[Action, "SusumukaModoruka"]):
             hp_extra,
             revive,
         )
-        self.stats[p] = stats
-        top = g.start_hp + hp_extra
-        if self.hp[p] > top:
-            self.hp[p] = top
-        return stats
 
     def max_hp(self, p: int) -> int:
         return self.g.start_hp + self.stats[p].hp_extra
@@ -540,6 +559,14 @@ class SusumukaState(TurnStateBase[Action, "SusumukaModoruka"]):
                 history.append(action)
                 seen.append(-1)
             self._do(action)
+
+    def playout(self, rng: random.Random, max_steps: int = 100_000) -> int:
+        """Play on as a search player's playout does (`rules_engine.core.generic_playout`:
+        legal actions generated, one taken by `rng.choice`, chance by `sample_action`) for
+        at most `max_steps` steps, and return the number of actions applied: the same game
+        from the same generator, played by `kernel.playout` without the protocol's dispatch
+        and the checks of actions drawn legal."""
+        return kernel.playout(self, rng, max_steps)
 
     # --- rules ---------------------------------------------------------------------------------
 

@@ -4,7 +4,8 @@ Each game must end without an exception after its 20 turns; the same seed must g
 same history (with both the generic driver and the engine's fast one); replaying the
 history must give an equal state; a player's view must not change when a card hidden from
 that player (another player's investigated card) changes; and every dungeon and item card
-must always be somewhere.
+must always be somewhere.  The state's own `playout` (a search player's playout,
+`kernel.py`) must play the games of the protocol's loop.
 """
 
 from __future__ import annotations
@@ -16,7 +17,15 @@ import pytest
 
 from printgen.engines import game_data
 from printgen.model import Game, load_game
-from rules_engine.core import IllegalActionError, format_step, parse_step, play_random
+from rules_engine.core import (
+    IllegalActionError,
+    format_step,
+    generic_playout,
+    parse_step,
+    play_random,
+    playout_picks,
+    recording,
+)
 from rules_engine.susumuka_modoruka import (
     Action,
     Draw,
@@ -25,6 +34,7 @@ from rules_engine.susumuka_modoruka import (
 )
 
 from .conftest import ROOT
+from .shortcuts import check_playout
 
 GAMES = 1000
 CHECKED = 10  # every CHECKED-th game is also played by the generic driver and replayed
@@ -206,3 +216,121 @@ def test_random_games_with_every_item_in_play(sm: Game, options: dict[str, Any])
             for step in state.history:
                 again.apply(step)  # type: ignore[arg-type]
             assert again == state
+
+
+# The option sets above and more, so that the playout meets every option with 2, 3 and 4
+# players, and options together (players out with fleeing after the roll, a deck chosen
+# with items removed...).
+PLAYOUT_OPTION_SETS: tuple[dict[str, Any], ...] = (
+    *OPTION_SETS,
+    {"players": 2, "death": "out", "escape_heal": "none", "item_deck": "choose"},
+    {
+        "players": 3,
+        "used_items": "removed",
+        "lost_property_draw_again": False,
+        "flee_timing": "after_roll",
+        "winner": "current_depth",
+    },
+    {
+        "players": 4,
+        "death": "out",
+        "flee_timing": "after_roll",
+        "item_deck": "choose",
+        "tie_break": "shared",
+        "winner": "max_depth",
+    },
+)
+
+
+@pytest.mark.parametrize(
+    "options",
+    PLAYOUT_OPTION_SETS,
+    ids=["-".join(map(str, o.values())) or "default" for o in PLAYOUT_OPTION_SETS],
+)
+def test_the_playout_plays_the_protocols_games(sm: Game, options: dict[str, Any]) -> None:
+    """The state's own `playout` (`kernel.playout`) plays the game of the protocol's loop
+    (`generic_playout`): whole games, and games cut short by `max_steps` at any step."""
+    engine = SusumukaModoruka(game_data(sm), None, options)
+    check_playout(engine, range(300))
+    for max_steps in (0, 1, 2, 3, 5, 8, 13, 30, 70, 150, 250):
+        check_playout(engine, range(300, 320), max_steps)
+
+
+class _FloatsOnly(random.Random):
+    """A generator of its own `random()`: Python then draws `rng.choice`'s index from it
+    (`_randbelow_without_getrandbits`), not from `getrandbits`."""
+
+    def random(self) -> float:
+        return super().random()
+
+
+def _same_playout(
+    start: SusumukaState,
+    seed: int,
+    max_steps: int = 100_000,
+    kind: type[random.Random] = random.Random,
+) -> None:
+    """From `start`, the state's own `playout` and the protocol's loop play the same game
+    with generators of `kind` seeded alike, and leave them in the same place."""
+    fast, slow = start.clone(), start.clone()
+    fast_rng, slow_rng = kind(seed), kind(seed)
+    made = fast.playout(fast_rng, max_steps)
+    assert made == generic_playout(slow, slow_rng, max_steps), f"seed {seed}"
+    assert fast == slow, f"seed {seed}: another game than the protocol's loop plays"
+    assert fast_rng.random() == slow_rng.random(), f"seed {seed}: other draws"
+
+
+@pytest.mark.parametrize("options", [{}, PLAYOUT_OPTION_SETS[-1]], ids=["default", "other"])
+def test_the_playout_plays_on_from_any_position(sm: Game, options: dict[str, Any]) -> None:
+    """From a position after any step of a game (a turn begun, a card drawn, a combat
+    chosen, dice rolled, Return declared...), and from a start where the players hold every
+    item deep in the dungeon with flags planted, `playout` plays what `generic_playout`
+    plays."""
+    engine = SusumukaModoruka(game_data(sm), None, options)
+    for seed in range(20):
+        state = engine.new_initial_state()
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            _same_playout(state, seed + 1000, 40)
+            state.apply(playout_picks(state, rng)[0])
+    setup = {
+        "first": "yellow",
+        "items": ITEMS,
+        "depth": {"yellow": 8, "pink": 22, "white": 12, "black": 30},
+        "flag": {"yellow": 10, "pink": 25, "white": 20, "black": 30},
+    }
+    start = engine.setup_state(setup)
+    for seed in range(200):
+        _same_playout(start, seed)
+
+
+def test_the_playout_tells_the_rules_events(sm: Game) -> None:
+    """With the event log on, the playout plays the game of the protocol's loop and tells
+    the same events (it goes the protocol's way, which tells every rule)."""
+    engine = SusumukaModoruka(game_data(sm))
+    for seed in range(5):
+        fast, slow = engine.new_initial_state(), engine.new_initial_state()
+        with recording() as fast_log:
+            made = fast.playout(random.Random(seed))
+        with recording() as slow_log:
+            assert made == generic_playout(slow, random.Random(seed))
+        assert fast == slow
+        assert fast_log.items == slow_log.items
+
+
+def test_the_playout_draws_as_any_generator_does(sm: Game) -> None:
+    """A generator whose `rng.choice` draws its index another way than `getrandbits`."""
+    engine = SusumukaModoruka(game_data(sm))
+    for seed in range(50):
+        _same_playout(engine.new_initial_state(), seed, kind=_FloatsOnly)
+
+
+def test_the_playout_plays_other_hand_rules(sm: Game) -> None:
+    """Rule parameters the game's data may state otherwise: a hand limit (investigating
+    draws only up to it, and not at all with a full hand) and advancing without the choice
+    of a card from the hand."""
+    for limit, may_use_hand in ((3, True), (1, False), (None, False)):
+        engine = SusumukaModoruka(game_data(sm))
+        engine.hand_limit = limit
+        engine.may_use_hand = may_use_hand
+        check_playout(engine, range(100))
