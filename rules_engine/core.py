@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import (
@@ -410,6 +410,17 @@ def generic_playout(state: State[A], rng: random.Random, max_steps: int = 100_00
         actions += len(picked)
         steps += 1
     return actions
+
+
+def index_bits(rng: random.Random) -> Callable[[int], int] | None:
+    """`rng.getrandbits` when `rng.choice(seq)` draws its index by `Random`'s own
+    `_randbelow_with_getrandbits` (`getrandbits(n.bit_length())` until below n), so that a
+    playout kernel may draw an index the same way without the method's frame; None for a
+    generator that draws otherwise (the kernel then calls `rng._randbelow`)."""
+    below = getattr(rng._randbelow, "__func__", None)  # type: ignore[attr-defined]
+    if below is random.Random._randbelow_with_getrandbits:  # type: ignore[attr-defined]
+        return rng.getrandbits
+    return None
 
 
 def random_step(state: State[A], rng: random.Random) -> Step[A]:

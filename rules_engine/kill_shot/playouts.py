@@ -24,7 +24,7 @@ from functools import cache
 from itertools import compress, product
 from typing import Any
 
-from rules_engine.core import CHANCE, EVENTS, JointAction, generic_playout
+from rules_engine.core import CHANCE, EVENTS, JointAction, generic_playout, index_bits
 from rules_engine.kill_shot.actions import (
     Action,
     Clear,
@@ -82,8 +82,9 @@ class Playouts(KillShotStateBase):
         rnd = rng.random
         # `rng.choice` draws `rng._randbelow(n)`: for a plain `random.Random` that is
         # `getrandbits` until below n, drawn here without the method's frame.
-        plain = type(rng)._randbelow is random.Random._randbelow_with_getrandbits  # type: ignore[attr-defined]
-        getrandbits = rng.getrandbits
+        drawing = index_bits(rng)
+        plain = drawing is not None
+        getrandbits = drawing or rng.getrandbits
         cumulative, times = g.law.table()
         last_time = len(times) - 1
         drill_ms = g.drill_ms

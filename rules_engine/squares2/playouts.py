@@ -24,10 +24,9 @@ hand), the plain loop (`legal_actions`, `rng.choice`, `_do`) plays instead.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from rules_engine.core import CHANCE, EVENTS
+from rules_engine.core import CHANCE, EVENTS, index_bits
 from rules_engine.squares2.abilities import E_CAMP, E_DIAGONAL, E_FLIP, E_PUSH
 from rules_engine.squares2.actions import Move, Return, Start, Use
 from rules_engine.squares2.battle import Battle
@@ -262,16 +261,6 @@ def tables(g: Squares2) -> PlayoutTables:
     return made
 
 
-def _bits_of(rng: random.Random) -> Callable[[int], int] | None:
-    """`rng.getrandbits` when `rng._randbelow` (what `rng.choice(seq)` draws its index with)
-    is `Random`'s own drawing by `getrandbits`, so that the kernel may draw as it does
-    without the call; else None."""
-    below = getattr(rng._randbelow, "__func__", None)  # type: ignore[attr-defined]
-    if below is random.Random._randbelow_with_getrandbits:  # type: ignore[attr-defined]
-        return rng.getrandbits
-    return None
-
-
 def _arrive(
     t: PlayoutTables,
     cell: list[int],
@@ -337,7 +326,7 @@ def playout(self: Squares2State, rng: random.Random, max_steps: int = 100_000) -
     t = tables(g)
     over_add, over_bits, over_squares = t.over_add, t.over_bits, t.over_squares
     below = rng._randbelow  # type: ignore[attr-defined]
-    bits_of = _bits_of(rng)
+    bits_of = index_bits(rng)
     history = self._history
     record = history.append
     cell = self.cell

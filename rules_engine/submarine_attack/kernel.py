@@ -28,7 +28,7 @@ from itertools import compress
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Final
 
-from rules_engine.core import EVENTS, Arrangements, JointAction, generic_playout
+from rules_engine.core import EVENTS, Arrangements, JointAction, generic_playout, index_bits
 from rules_engine.submarine_attack.actions import (
     OVER,
     PLACE,
@@ -63,7 +63,6 @@ outcomes (five dice of six faces); larger rolls are kept by their sorted faces."
 _tuple_new = tuple.__new__
 _new_object = object.__new__
 _set_attribute = object.__setattr__
-_BELOW = random.Random._randbelow_with_getrandbits  # type: ignore[attr-defined]
 
 Group = tuple[int, int, tuple[int, ...]]
 Effect = tuple[int, tuple[int, ...], tuple[Group, ...], tuple[Group, tuple[int, ...]] | None]
@@ -307,7 +306,7 @@ def playout(state: SubmarineAttackState, rng: random.Random, max_steps: int) -> 
     below = rng._randbelow  # type: ignore[attr-defined]
     # `rng.choice` draws its index by `_randbelow`; Python's own draws it from
     # `getrandbits`, which the placements call directly.
-    getrandbits = rng.getrandbits if getattr(below, "__func__", None) is _BELOW else None
+    getrandbits = index_bits(rng)
     history = state._history
     record = history.append
     begun = len(history)

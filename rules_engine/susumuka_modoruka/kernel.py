@@ -38,7 +38,7 @@ from bisect import insort
 from operator import mul
 from typing import TYPE_CHECKING, Final
 
-from rules_engine.core import CHANCE, EVENTS, generic_playout
+from rules_engine.core import CHANCE, EVENTS, generic_playout, index_bits
 from rules_engine.susumuka_modoruka.actions import Act, Action, Roll
 from rules_engine.susumuka_modoruka.death import die, revive
 from rules_engine.susumuka_modoruka.endings import finish
@@ -65,7 +65,6 @@ if TYPE_CHECKING:
     from rules_engine.susumuka_modoruka.engine import SusumukaModoruka
     from rules_engine.susumuka_modoruka.state import SusumukaState
 
-_BELOW: Final = random.Random._randbelow_with_getrandbits  # type: ignore[attr-defined]
 
 _NO_LIMIT: Final = 1_000_000
 """The room in a hand without a hand limit (`turn.room`)."""
@@ -216,7 +215,7 @@ def playout(state: SusumukaState, rng: random.Random, max_steps: int) -> int:
     # draws `getrandbits(n.bit_length())` until it is below n, which the busy steps do
     # here without its call (a generator with another `_randbelow` is asked for it).
     below = rng._randbelow  # type: ignore[attr-defined]
-    bits = rng.getrandbits if getattr(below, "__func__", None) is _BELOW else None
+    bits = index_bits(rng)
     history = state._history
     record = history.append
     see = state._seen_by.append
