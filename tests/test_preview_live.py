@@ -254,8 +254,16 @@ def test_the_page_shows_a_saved_card_edit_by_itself(
         )
 
     def dice(card: str) -> str:
+        # Read in one script: the page replaces a card's element when it updates, and an
+        # element found first and read after may be gone by then (Chromium then answers
+        # with an inspector error, not a stale element).
         selector = f'[data-component="{card}"] tr[data-value="dice"] td'
-        return str(browser.find_element(By.CSS_SELECTOR, selector).text)
+        text = browser.execute_script(
+            "const e = document.querySelector(arguments[0]);"
+            " return e === null ? null : e.innerText.trim();",
+            selector,
+        )
+        return "" if text is None else str(text)
 
     assert_loopback_only(preview)
     page = f"{preview.url}game/{GAME}/"
