@@ -30,13 +30,7 @@ def investigate(state: SusumukaState, p: int) -> None:
 
 def advance(state: SusumukaState) -> None:
     """Start an advance: the top card of the dungeon deck is turned over."""
-    state.purpose = REVEAL
-    state.top = None
-    state.c_card = None
-    state.c_dice = ()
-    state.c_result = None
-    state.c_moved = 0
-    state.c_damage = 0
+    start_advance(state)
     if EVENTS.on:
         p = state.cur
         depth = state.depth[p]
@@ -46,14 +40,31 @@ def advance(state: SusumukaState) -> None:
     next_draw(state)
 
 
+def start_advance(state: SusumukaState) -> None:
+    """An advance's purpose set and the last combat's traces cleared (shared with the
+    playout kernel)."""
+    state.purpose = REVEAL
+    state.top = None
+    state.c_card = None
+    state.c_dice = ()
+    state.c_result = None
+    state.c_moved = 0
+    state.c_damage = 0
+
+
+def reshuffle(state: SusumukaState) -> None:
+    """The empty dungeon deck takes the discard pile (shared with the playout kernel)."""
+    state.pile = state.discard
+    state.pile_n = state.discard_n
+    state.discard = [0] * len(state.pile)
+    state.discard_n = 0
+
+
 def next_draw(state: SusumukaState) -> None:
     """Draw the next dungeon card for the purpose at hand (reshuffling the discard pile
     into the deck when the deck is empty), or go on when no card is left."""
     if state.pile_n == 0 and state.discard_n:
-        state.pile = state.discard
-        state.pile_n = state.discard_n
-        state.discard = [0] * len(state.pile)
-        state.discard_n = 0
+        reshuffle(state)
         if EVENTS.on:
             EVENTS.emit("empty-deck", "reshuffle", cards=state.pile_n)
     if state.purpose == INVESTIGATE:

@@ -42,7 +42,7 @@ from rules_engine.core import CHANCE, EVENTS, generic_playout, index_bits
 from rules_engine.susumuka_modoruka.actions import Act, Action, Roll
 from rules_engine.susumuka_modoruka.death import die, revive
 from rules_engine.susumuka_modoruka.endings import finish
-from rules_engine.susumuka_modoruka.investigate_advance import drawn
+from rules_engine.susumuka_modoruka.investigate_advance import drawn, reshuffle, start_advance
 from rules_engine.susumuka_modoruka.items import discard_item, use_main
 from rules_engine.susumuka_modoruka.phases import (
     AFTER,
@@ -54,7 +54,6 @@ from rules_engine.susumuka_modoruka.phases import (
     OVER,
     PICK,
     RETURN,
-    REVEAL,
     ROLL,
 )
 from rules_engine.susumuka_modoruka.pieces import ALL
@@ -275,7 +274,7 @@ def playout(state: SusumukaState, rng: random.Random, max_steps: int) -> int:
             state.draws_left = left
             # `investigate_advance.next_draw`
             if pile_n == 0 and state.discard_n:
-                _reshuffle(state)
+                reshuffle(state)
                 pile_n = state.pile_n
             if left > 0 and pile_n:
                 continue
@@ -329,17 +328,10 @@ def playout(state: SusumukaState, rng: random.Random, max_steps: int) -> int:
             record(action)
             see(-1)
             if action is advance:
-                # `investigate_advance.advance`
-                state.purpose = REVEAL
-                state.top = None
-                state.c_card = None
-                state.c_dice = ()
-                state.c_result = None
-                state.c_moved = 0
-                state.c_damage = 0
+                start_advance(state)  # `investigate_advance.advance`
                 # Advancing is offered with a card to draw or one in hand.
                 if state.pile_n == 0 and state.discard_n:
-                    _reshuffle(state)
+                    reshuffle(state)
                 # `investigate_advance.to_choose` fights from the hand when none is drawn.
                 state.phase = DRAW if state.pile_n else CHOOSE
             elif action is investigate:
@@ -349,7 +341,7 @@ def playout(state: SusumukaState, rng: random.Random, max_steps: int) -> int:
                 room = _NO_LIMIT if limit is None else limit - len(hand)
                 state.draws_left = min(investigate_draws + stats[p].extra_draws, room)
                 if state.pile_n == 0 and state.discard_n:
-                    _reshuffle(state)
+                    reshuffle(state)
                 state.phase = DRAW
             elif action is pass_:
                 turn_over = True
@@ -552,14 +544,6 @@ def playout(state: SusumukaState, rng: random.Random, max_steps: int) -> int:
                 hp[p] = gained if gained < most else most
             state.phase = MAIN
     return steps
-
-
-def _reshuffle(state: SusumukaState) -> None:
-    """The empty deck takes the discard pile (`investigate_advance.next_draw`)."""
-    state.pile = state.discard
-    state.pile_n = state.discard_n
-    state.discard = [0] * len(state.pile)
-    state.discard_n = 0
 
 
 def _to_discard(state: SusumukaState, idx: int) -> None:
