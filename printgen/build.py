@@ -1118,6 +1118,7 @@ def build(
         # Examples are checked and the books' HTML assembled here; the worker processes turn
         # it into PDF (the slow part) while this process goes on to draw the sheets.
         for r in rendered:
+            reset_budget()  # the book's templates: a budget of their own
             final = game_folder(out_root, r.game, opts)
             previous = None if force else Previous(final)
             examples = check_examples(r.game, previous)

@@ -30,6 +30,7 @@ from typing import Any, Literal, Union
 from pydantic import BaseModel, TypeAdapter, WithJsonSchema
 from pydantic.fields import FieldInfo
 
+from printgen import templating
 from printgen.errors import PrintgenError
 from printgen.examples import ExampleSpec
 from printgen.files import give_usual_mode
@@ -895,6 +896,13 @@ def _layout_extra(card_live: set[str]) -> list[str]:
         "they read the data and change nothing; a missing value is an error naming the "
         "piece, the file:line and the closest known name. Jinja's filters work "
         "(`{{ values.name | upper }}`, `{{ '%02d' % values.n }}`, `{{ list | join(', ') }}`).",
+        "",
+        "A template's work is bounded, and counted rather than timed, so that it passes or "
+        "fails alike on every machine: each item a `for` loop goes through, each call of a "
+        "filter, function or macro (a long text or list handed to it counts for more), each "
+        "`in` and slice is a step; one render may take "
+        f"{templating.MAX_STEPS:,} steps and all the renders of one game "
+        f"{templating.STEP_BUDGET:,}. A card's template takes a few dozen.",
         "",
         "The names a card template sees ("
         + ", ".join(f"`{n}`" for n in sorted(CARD_ONLY_IN_ELEMENTS))

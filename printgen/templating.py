@@ -7,7 +7,11 @@ a downloaded print-and-play).  They all render in one sandbox that:
 - refuses Python internals (`__class__`, `__globals__`, `cycler.__init__`, ...) and
   changes to lists and dicts (Jinja's immutable sandbox);
 - bounds the work a template may ask for: texts, repetitions and numbers stay small,
-  and a render that runs longer than `TIME_LIMIT` seconds is stopped;
+  and the steps a render takes (each item a loop goes through, each call, weighed by the
+  size of what it is handed) are counted: a render may take `MAX_STEPS`, and all renders
+  of one game `STEP_BUDGET`.  Counted, not timed, so that a template fails or passes
+  alike on every machine, however busy; the time a render takes (`TIME_LIMIT`) and all
+  of them (`TIME_BUDGET`) is only a last stop for work no step counts;
 - turns an undefined value into a message that names what is missing, where the data
   lies, and the closest known key.
 
@@ -30,6 +34,7 @@ from typing import Any, TypeVar
 import jinja2
 from jinja2 import meta, nodes
 from jinja2.compiler import CodeGenerator, Frame
+from jinja2.runtime import LoopContext, Macro
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from printgen.errors import Location, PrintgenError
@@ -39,9 +44,14 @@ MAX_ARGUMENT_TEXT = 10_000  # characters of a text handed to a filter or functio
 MAX_NUMBER_ARGUMENT = 100_000  # a width, a count or a repeat handed to a filter or function
 MAX_INT_BITS = 4_096  # integers computed in a template
 MAX_RANGE = 10_000  # items `range()` may produce
-TIME_LIMIT = 1.0  # seconds one render may take
-SLOW_RENDER = 0.05  # seconds: a real card or section template takes well under a millisecond
-SLOW_BUDGET = 2.0  # seconds all slow renders of a run may take together
+MAX_STEPS = 1_000_000  # steps one render may take (about a second of work)
+STEP_BUDGET = 20_000_000  # steps all renders of one game may take (a real card or section
+# template takes at most a few hundred; 5,000 cards of ten such fields stay well under)
+TEXT_PER_STEP = 64  # characters of a text handed to a call that count as one more step
+MACRO_CALL = 5  # steps a call of a macro (or a recursive loop's `loop()`) counts
+TIME_LIMIT = 5.0  # seconds one render may take (a last stop: the steps come first)
+TIME_BUDGET = 60.0  # seconds of CPU all renders of one game may take (the same; the five
+# games' renders take about a second in all)
 
 T = TypeVar("T")
 
@@ -184,7 +194,9 @@ def missing_message(exc: MissingValue, names: list[str]) -> tuple[str, Location 
     return f"no '{name}' in {_describe(owner)}{suggestion(name, known)}{keys}", None
 
 
-def _check_argument(value: Any) -> None:
+def _check_argument(value: Any) -> int:
+    """Refuse an argument too large to hand to a filter or function; gives its weight in
+    steps (what working through it costs: its items, or its text by `TEXT_PER_STEP`)."""
     if isinstance(value, list | tuple | dict):
         items = list(value.values()) if isinstance(value, dict) else value
         if len(items) > MAX_TEXT:
@@ -192,17 +204,20 @@ def _check_argument(value: Any) -> None:
         text = sum(len(v) for v in items if isinstance(v, str))
         if text > MAX_TEXT * 10:
             raise TemplateFailure(f"a list holding {text:,} characters is handed to a function")
-        return
-    if isinstance(value, str) and len(value) > MAX_ARGUMENT_TEXT:
-        raise TemplateFailure(
-            f"a text of {len(value):,} characters is handed to a function (at most "
-            f"{MAX_ARGUMENT_TEXT:,})"
-        )
+        return len(items) + text // TEXT_PER_STEP
+    if isinstance(value, str):
+        if len(value) > MAX_ARGUMENT_TEXT:
+            raise TemplateFailure(
+                f"a text of {len(value):,} characters is handed to a function (at most "
+                f"{MAX_ARGUMENT_TEXT:,})"
+            )
+        return len(value) // TEXT_PER_STEP
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_NUMBER_ARGUMENT:
         raise TemplateFailure(
             f"the number {value} is handed to a function (at most {MAX_NUMBER_ARGUMENT:,}): "
             "templates work on a card's data, not on large amounts"
         )
+    return _weight(value)
 
 
 def _check_result(value: Any) -> Any:
@@ -224,8 +239,10 @@ def _bounded(function: Callable[..., Any]) -> Callable[..., Any]:
     """A filter or test whose arguments and result are checked."""
 
     def checked(*args: Any, **kwargs: Any) -> Any:
+        steps = 1
         for value in (*args, *kwargs.values()):
-            _check_argument(value)
+            steps += _check_argument(value)
+        _spend(steps)
         if getattr(function, "__name__", "") == "do_format" and args:
             _check_format(args[0])
         return _check_result(function(*args, **kwargs))
@@ -253,6 +270,49 @@ def by_id(items: Any) -> DataDict:
     return DataDict(found)
 
 
+class _Meter:
+    """The steps left to the render under way (one per thread: the preview renders in
+    threads of its own)."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, left: int) -> None:
+        self.left = left
+
+
+_meters = threading.local()
+_MACROS = (Macro, LoopContext)
+_TOO_MANY_STEPS = (
+    f"the template repeats its work more than {MAX_STEPS:,} times (loop items and calls): "
+    "simplify its loops"
+)
+
+
+def _spend(steps: int) -> None:
+    meter: _Meter | None = getattr(_meters, "meter", None)
+    if meter is not None:
+        meter.left -= steps
+        if meter.left < 0:
+            raise TemplateFailure(_TOO_MANY_STEPS)
+
+
+def _weight(value: Any) -> int:
+    """The steps going through `value` costs: its items, or its text by `TEXT_PER_STEP`."""
+    if isinstance(value, str):
+        return len(value) // TEXT_PER_STEP
+    if isinstance(value, list | tuple | dict | range | set | frozenset):
+        return len(value)
+    return 0
+
+
+def _one_by_one(items: Any, meter: _Meter) -> Any:
+    for item in items:
+        meter.left -= 1
+        if meter.left < 0:
+            raise TemplateFailure(_TOO_MANY_STEPS)
+        yield item
+
+
 def _range(*args: int) -> range:
     found = range(*args)
     if len(found) > MAX_RANGE:
@@ -261,11 +321,43 @@ def _range(*args: int) -> range:
 
 
 class _BoundedCode(CodeGenerator):
-    """Template code whose `~` results are checked like every other operator's."""
+    """Template code whose `~` results are checked like every other operator's, and whose
+    loops count their items as steps."""
 
     def visit_Concat(self, node: nodes.Concat, frame: Frame) -> None:
         self.write("environment.bounded_text(")
         super().visit_Concat(node, frame)
+        self.write(")")
+
+    def visit_For(self, node: nodes.For, frame: Frame) -> None:
+        # Jinja allows no node types of one's own: the loop's items are wrapped as they
+        # are written out (`visit` below).
+        self._loop_items = [*getattr(self, "_loop_items", []), node.iter]
+        super().visit_For(node, frame)
+
+    def visit(self, node: nodes.Node, *args: Any, **kwargs: Any) -> Any:
+        if any(node is items for items in getattr(self, "_loop_items", ())):
+            self.write("environment.counted(")
+            super().visit(node, *args, **kwargs)
+            self.write(")")
+            return None
+        return super().visit(node, *args, **kwargs)
+
+    def visit_Getitem(self, node: nodes.Getitem, frame: Frame) -> None:
+        if not isinstance(node.arg, nodes.Slice):  # others go through `getitem`
+            super().visit_Getitem(node, frame)
+            return
+        self.write("environment.sliced(")
+        super().visit_Getitem(node, frame)
+        self.write(")")
+
+    def visit_Operand(self, node: nodes.Operand, frame: Frame) -> None:
+        if node.op not in ("in", "notin"):
+            super().visit_Operand(node, frame)
+            return
+        # `x in items` goes through the items: as many steps
+        self.write(f" {'in' if node.op == 'in' else 'not in'} environment.searched(")
+        self.visit(node.expr, frame)
         self.write(")")
 
 
@@ -285,7 +377,32 @@ class ProjectSandbox(ImmutableSandboxedEnvironment):
 
     def bounded_text(self, value: Any) -> Any:
         """Every `a ~ b` of a template goes through here (see _BoundedCode)."""
+        if isinstance(value, str):
+            _spend(1 + len(value) // TEXT_PER_STEP)
         return _check_result(value)
+
+    def counted(self, items: Any) -> Any:
+        """What a `for` loop goes through: each item a step (charged at once when the
+        number of items is known, else as they come)."""
+        meter = getattr(_meters, "meter", None)
+        if meter is None or isinstance(items, jinja2.Undefined):
+            return items
+        try:
+            size = len(items)
+        except TypeError:
+            return _one_by_one(items, meter)
+        _spend(size)
+        return items
+
+    def searched(self, items: Any) -> Any:
+        """The right side of every `in` of a template (see _BoundedCode)."""
+        _spend(1 + _weight(items))
+        return items
+
+    def sliced(self, found: Any) -> Any:
+        """Every `items[a:b]` of a template (a slice copies its items; see _BoundedCode)."""
+        _spend(1 + _weight(found))
+        return found
 
     def call_binop(self, context: Any, operator_name: str, left: Any, right: Any) -> Any:
         if operator_name == "**":
@@ -308,12 +425,18 @@ class ProjectSandbox(ImmutableSandboxedEnvironment):
                     )
         elif operator_name == "%" and isinstance(left, str):
             _check_format(left)
-        result = self.binop_table[operator_name](left, right)
-        return _check_result(result)
+        result = _check_result(self.binop_table[operator_name](left, right))
+        _spend(1 + _weight(result))
+        return result
 
     def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:
+        # a macro's call (a frame of its own, its arguments bound) costs a few steps
+        steps = MACRO_CALL if type(__obj) in _MACROS else 1
         for value in (*args, *kwargs.values()):
-            _check_argument(value)
+            steps += _check_argument(value)
+        _spend(steps)
+        if args and type(__obj) is LoopContext:  # `loop(children)` of a recursive loop
+            args = (__self.counted(args[0]), *args[1:])
         owner = getattr(getattr(__obj, "__wrapped__", __obj), "__self__", None)
         if isinstance(owner, str):
             _check_format(owner)
@@ -380,34 +503,43 @@ def _disarm(armed: Any) -> None:
     _set_handler(_SIGALRM, armed[0])
 
 
-_slow = {"seconds": 0.0}
+_spent = {"steps": 0, "seconds": 0.0}
 
 
 def reset_budget() -> None:
-    """Start a new budget of slow renders (once per game loaded, so a long-running
-    process, a test session say, does not add up the slow renders of unrelated games)."""
-    _slow["seconds"] = 0.0
+    """Start a new budget of steps and time (once per game, so a long-running process, a
+    test session say, does not add up the renders of unrelated games)."""
+    _spent["steps"] = 0
+    _spent["seconds"] = 0.0
 
 
-def _guarded(work: Callable[[], Any], data: dict[str, Any], timed: bool = True) -> Any:
-    """Run `work` (a render of a template over `data`) under the deadline and the budget of
-    slow renders, its failures as `TemplateFailure`."""
-    # The budget counts this process's CPU time: what a template costs, not the time other
-    # processes on a busy machine took meanwhile.
-    started = time.process_time()
+def _guarded(work: Callable[[], Any], data: dict[str, Any], counted: bool = True) -> Any:
+    """Run `work` (a render of a template over `data`) under the deadline, its steps
+    counted (`counted`: a compile is not the template's work), its failures as
+    `TemplateFailure`. A render inside a render spends the outer one's steps."""
+    meter = None
+    if counted and getattr(_meters, "meter", None) is None:
+        meter = _meters.meter = _Meter(MAX_STEPS)
+        started = time.thread_time()
     try:
         armed = _arm(TIME_LIMIT)
         try:
             result = work()
         finally:
             _disarm(armed)
-        spent = time.process_time() - started
-        if timed and spent > SLOW_RENDER:
-            # Many pieces each a little under the limit must not add up to minutes.
-            _slow["seconds"] += spent
-            if _slow["seconds"] > SLOW_BUDGET:
+            if meter is not None:
+                _meters.meter = None
+        if meter is not None:
+            _spent["steps"] += MAX_STEPS - meter.left
+            _spent["seconds"] += time.thread_time() - started
+            if _spent["steps"] > STEP_BUDGET:
                 raise TemplateFailure(
-                    f"templates have run slowly for more than {SLOW_BUDGET:g} s in all: "
+                    f"the templates repeat their work more than {STEP_BUDGET:,} times in all "
+                    "(loop items and calls): simplify their loops"
+                )
+            if _spent["seconds"] > TIME_BUDGET:
+                raise TemplateFailure(
+                    f"the templates have worked for more than {TIME_BUDGET:g} s in all: "
                     "simplify their loops"
                 )
         return result
@@ -507,10 +639,10 @@ def render(source: str, data: dict[str, Any]) -> str:
     quick = _looked_up(source, data)
     if quick is not None:
         return quick
-    # Compiling (once per source) is not the template's work: only rendering is timed.
+    # Compiling (once per source) is not the template's work: only rendering is counted.
     template = _compiled.get(source)
     if template is None:
-        template = _guarded(lambda: compile_template(source), data, timed=False)
+        template = _guarded(lambda: compile_template(source), data, counted=False)
         if len(_compiled) >= _COMPILED_MAX:
             _compiled.clear()
         _compiled[source] = template
@@ -530,10 +662,8 @@ def render(source: str, data: dict[str, Any]) -> str:
             parts.append(chunk)
         return "".join(parts)
 
-    started = time.process_time()
     result: str = _guarded(work, data)
-    if key is not None and time.process_time() - started <= SLOW_RENDER:
-        # A slow render is not kept: each use of it counts against the budget, as before.
+    if key is not None and len(result) <= _RENDERED_TEXT:
         if len(_rendered) >= _RENDERED_MAX:
             _rendered.clear()
         _rendered[key[0]] = (key[1], result)
@@ -550,6 +680,7 @@ _SCALARS = (str, int, float, bool, type(None))
 _read_names: dict[str, tuple[str, ...] | None] = {}
 _rendered: dict[tuple[Any, ...], tuple[tuple[Any, ...], str]] = {}
 _RENDERED_MAX = 20_000
+_RENDERED_TEXT = 4_096  # characters: a longer text is made again (the memo stays small)
 
 
 def stable_type(cls: type[T]) -> type[T]:
@@ -596,7 +727,7 @@ def _memo_key(source: str, data: dict[str, Any]) -> tuple[tuple[Any, ...], tuple
 
 def evaluate(source: str, data: dict[str, Any]) -> Any:
     """Evaluate a Jinja expression (`each:`), bounded and sandboxed like `render`."""
-    expression = _guarded(lambda: compile_expression(source), data, timed=False)
+    expression = _guarded(lambda: compile_expression(source), data, counted=False)
     return _guarded(lambda: expression(data), data)
 
 

@@ -1,0 +1,122 @@
+"""Templates' work is counted in steps (printgen/templating.py): each item a loop goes
+through, each call, weighed by the size of what it is handed. A template that asks for
+too much fails with the same message on every machine, however busy (the CI machine once
+failed a real game's cards when the bound was CPU time); what templates write is unchanged."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import jinja2
+import pytest
+
+from printgen.templating import (
+    MAX_STEPS,
+    STEP_BUDGET,
+    TemplateFailure,
+    compile_template,
+    render,
+    reset_budget,
+)
+
+BIG = "{% set big = range(10000)|list %}"
+OUTER = "{% for a in range(10000) %}{% for b in range(100) %}"
+END = "{% endfor %}{% endfor %}"
+TOO_MUCH = {
+    "nested loops": "{% for a in range(10000) %}{% for b in range(10000) %}{% endfor %}{% endfor %}",
+    "`in` over a long list": BIG + OUTER + "{% if a in big %}{% endif %}" + END,
+    "`not in` over a long list": BIG + OUTER + "{% if a not in big %}{% endif %}" + END,
+    "slices of a long list": BIG + OUTER + "{% if big[1:] %}{% endif %}" + END,
+    "a macro calling itself twice": (
+        "{% macro f(n) %}{% if n > 0 %}{{ f(n - 1) }}{{ f(n - 1) }}{% endif %}{% endmacro %}"
+        "{{ f(40) }}"
+    ),
+    "a recursive loop": (
+        "{% for x in [1, 2] recursive %}{{ loop(range(100)|list) if loop.depth < 6 }}{% endfor %}"
+    ),
+    "long texts made again and again": OUTER + "{{ ('x' * 5000 + 'y')|length }}" + END,
+    "filters over long lists": OUTER + "{{ range(10000)|list|sum }}" + END,
+    "a filtered loop over a generator": (
+        "{% for a in range(10000) %}{% for b in range(10000)|map('string') if b %}"
+        "{% endfor %}{% endfor %}"
+    ),
+}
+
+
+@pytest.fixture(autouse=True)
+def fresh_budget() -> Iterator[None]:
+    reset_budget()
+    yield
+    reset_budget()
+
+
+@pytest.mark.parametrize("source", TOO_MUCH.values(), ids=list(TOO_MUCH))
+def test_too_much_work_is_counted_not_timed(source: str) -> None:
+    with pytest.raises(TemplateFailure) as failure:
+        render(source, {})
+    assert failure.value.message == (
+        f"the template repeats its work more than {MAX_STEPS:,} times (loop items and calls): "
+        "simplify its loops"
+    )
+
+
+def test_a_slow_clock_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Renders on a machine a thousand times slower (each render of this small loop seen to
+    take a tenth of a second of CPU): the same text, and no failure, where the bound in CPU
+    time had failed after 20 renders."""
+    ticks = iter(range(10**9))
+    monkeypatch.setattr(time, "thread_time", lambda: next(ticks) * 0.1)
+    source = "{% for card in cards %}{{ card.name }}{{ ', ' if not loop.last }}{% endfor %}"
+    data = {"cards": [{"name": f"card {i}"} for i in range(50)]}
+    for _ in range(400):
+        assert render(source, data).startswith("card 0, card 1, ")
+
+
+def test_the_renders_of_one_game_share_a_budget() -> None:
+    """Many renders each under the limit add up; a new game starts a new budget."""
+    heavy = "{% for a in range(9000) %}{% for b in range(100) %}{% endfor %}{% endfor %}"
+    steps = 1 + 9000 + 9000 * (1 + 100)  # range(): a call, then each item; 9,000 times inside
+    renders = 0
+    with pytest.raises(TemplateFailure) as failure:
+        for renders in range(1, 100):
+            render(heavy + f"{{# {renders} #}}", {})  # another source each time: no memo
+    assert failure.value.message == (
+        f"the templates repeat their work more than {STEP_BUDGET:,} times in all (loop items "
+        "and calls): simplify their loops"
+    )
+    assert renders == STEP_BUDGET // steps + 1
+    reset_budget()
+    assert render(heavy, {}) == ""
+
+
+LOOPS: list[tuple[str, dict[str, Any]]] = [
+    ("{% for x in xs %}{{ loop.index }}/{{ loop.length }}{{ '.' if loop.last }} {% endfor %}", {}),
+    ("{% for x in xs if x > 1 %}{{ x }}{% else %}none{% endfor %}", {}),
+    ("{% for x in [] %}{{ x }}{% else %}none{% endfor %}", {}),
+    ("{% for k, v in d|dictsort %}{{ k }}={{ v }};{% endfor %}", {}),
+    ("{% for k in d %}{{ k }}{% endfor %}", {}),
+    ("{% for x in xs|map('string')|reverse %}{{ x }}{% endfor %}", {}),
+    ("{% for c in 'abc' %}{{ c }}{{ loop.revindex }}{% endfor %}", {}),
+    ("{{ 2 in xs }} {{ 9 not in xs }} {{ 'b' in 'abc' }} {{ 'a' in d }} {{ xs[1:] }}", {}),
+    ("{{ 'abcdef'[::2] }} {{ xs[:-1]|join('-') }}", {}),
+    (
+        "{% for n in tree recursive %}{{ n.name }}({{ loop(n.kids) if n.kids }}){% endfor %}",
+        {"tree": [{"name": "a", "kids": [{"name": "b", "kids": []}]}, {"name": "c", "kids": []}]},
+    ),
+    ("{% macro row(x) %}<{{ x }}>{% endmacro %}{% for x in xs %}{{ row(x) }}{% endfor %}", {}),
+]
+
+
+@pytest.mark.parametrize("source,extra", LOOPS)
+def test_counted_templates_write_what_jinja_writes(source: str, extra: dict[str, Any]) -> None:
+    data = {"xs": [1, 2, 3], "d": {"b": 2, "a": 1}, **extra}
+    plain = jinja2.Environment().from_string(source).render(data)
+    assert render(source, data) == compile_template(source).render(data) == plain
+
+
+def test_a_loop_over_a_missing_value_still_names_it() -> None:
+    with pytest.raises(TemplateFailure) as failure:
+        render("{% for x in values.dcie %}{{ x }}{% endfor %}", {"values": {"dice": [1]}})
+    assert "'dcie'" in failure.value.message
