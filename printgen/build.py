@@ -29,7 +29,7 @@ from printgen.imposition import Item, Page, duplex_pages, fold_pages, make_grid,
 from printgen.layouts import LayoutLibrary, load_library
 from printgen.model import Game, Piece, find_games, load_game
 from printgen.ops import Face
-from printgen.pdfdraw import face_form_name
+from printgen.pdfdraw import face_form_name, keep_drawings
 from printgen.render import faces_of, piece_size
 from printgen.sheets import (
     SheetInfo,
@@ -771,6 +771,7 @@ def write_game(
     font = lib.fonts["gothic"]
     title = game.info.title.en
     face_print = {key: face_form_name(face) for key, face in r.faces.items()}
+    keep_drawings(len(r.faces))  # each face compiled once for all the documents below
     for paper in opts.papers:
         pages = impose(lib, r, paper, opts)
         rel = f"sheets-{paper}-{opts.mode}.pdf"

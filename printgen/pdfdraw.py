@@ -241,6 +241,17 @@ _names: OrderedDict[int, tuple[Face, str]] = OrderedDict()
 _drawings: OrderedDict[tuple[str, frozenset[Path]], FaceDrawing] = OrderedDict()
 NAMES_KEPT = 20_000  # faces whose name is remembered (a face is kept alive while it is)
 DRAWINGS_KEPT = 1_024  # compiled faces kept for the next document (memory stays bounded)
+_kept = {"drawings": DRAWINGS_KEPT}
+
+
+def keep_drawings(count: int) -> None:
+    """Keep `count` compiled faces (at least `DRAWINGS_KEPT`) from now on: a game's write
+    asks for as many as it has faces, so that a deck of more distinct faces than that is
+    compiled once for its sheets of every paper and its card pages, not once per document.
+    The next game's write trims them to its own count."""
+    _kept["drawings"] = max(DRAWINGS_KEPT, count)
+    while len(_drawings) > _kept["drawings"]:
+        _drawings.popitem(last=False)
 
 
 def face_form_name(face: Face) -> str:
@@ -268,7 +279,7 @@ def face_drawing(face: Face) -> FaceDrawing:
         _drawings.move_to_end(key)
         return found
     drawing = _drawings[key] = compile_face(face)
-    if len(_drawings) > DRAWINGS_KEPT:
+    if len(_drawings) > _kept["drawings"]:
         _drawings.popitem(last=False)
     return drawing
 
