@@ -54,7 +54,7 @@ def _children_cpu() -> float:
 
 def run(args: list[str], cache: Path | None = None) -> Timing:
     """The command with `args`, printgen's cache folder (fonts as reportlab reads them, font
-    subsets, input digests) in `cache`, else the user's."""
+    subsets, the rulebooks' pictures, input digests) in `cache`, else the user's."""
     env = {**os.environ, "PRINTGEN_CACHE_DIR": str(cache)} if cache else None
     cpu, start = _children_cpu(), time.perf_counter()
     subprocess.run([*PRINTGEN, *args], check=True, capture_output=True, cwd=ROOT, env=env)
@@ -93,7 +93,7 @@ def main() -> None:
         sheets_runs, books_runs, cold_sheets_runs, cold_books_runs = [], [], [], []
         for i in range(rounds):
             # each round's first two builds start with empty cache folders, the next two
-            # find what those left (font subsets cut to the same characters, say)
+            # find what those left (font subsets cut to the same characters, the pictures)
             caches = (out / f"cache-a{i}", out / f"cache-b{i}")
             sheets = ["--no-png", "--no-rulebook"]
             cold_sheets_runs.append(run(["--out", str(out / f"a{i}"), *sheets], caches[0]))
@@ -136,8 +136,8 @@ def main() -> None:
     print(f"             {per_cpu_s:.1f} pages per CPU second (the command and its workers)")
     cold_per_s = pages / cold_books.wall if cold_books.wall > 0 else 0.0
     print(
-        f"             {cold_per_s:.1f} pages/s with an empty cache folder (fonts read and"
-        " subsets cut anew: a first build)"
+        f"             {cold_per_s:.1f} pages/s with an empty cache folder (fonts read,"
+        " subsets cut and pictures drawn anew: a first build)"
     )
     figures: dict[str, float | int] = {name: round(t.wall, 2) for name, t, _aim in rows}
     figures.update({f"{name} (cpu)": round(t.cpu, 2) for name, t, _aim in rows})

@@ -1,8 +1,9 @@
 """printgen's cache folder, kept between runs for what only costs time to make again.
 
 `PRINTGEN_CACHE_DIR`, else `$XDG_CACHE_HOME/printgen`, else `~/.cache/printgen`.  It holds
-the digests of large input files by where they lie and how they stand (`file_digest`), and
-reportlab's reading of each font (printgen/fonts.py).  Nothing in it changes an output: a
+the digests of large input files by where they lie and how they stand (`file_digest`),
+reportlab's reading of each font and the rulebooks' font subsets (printgen/fonts.py), and
+the rulebooks' pictures (printgen/rulebook/diagrams.py).  Nothing in it changes an output: a
 build with an empty cache, or with no cache folder at all (read-only, no HOME), writes the
 same bytes, only later.  Each entry is checked before use, and written whole or not at all.
 """
@@ -10,6 +11,7 @@ same bytes, only later.  Each entry is checked before use, and written whole or 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import hashlib
 import json
 import os
@@ -51,18 +53,48 @@ def write_whole(path: Path, data: bytes) -> None:
         return
 
 
-def keep_newest(folder: Path, kept: int) -> None:
+def keep_newest(folder: Path, kept: int, kept_bytes: int | None = None) -> None:
     """Delete all but the `kept` newest files of a cache folder (by when they were last
-    written), so that the cache does not grow without end; errors are no error."""
+    written or used), and with `kept_bytes` all but the newest that hold that many bytes
+    together, so that the cache does not grow without end; errors are no error."""
     try:
-        entries = [(p.stat().st_mtime_ns, p) for p in folder.iterdir() if p.is_file()]
+        entries = [
+            (st.st_mtime_ns, st.st_size, p)
+            for p in folder.iterdir()
+            if p.is_file()
+            for st in (p.stat(),)
+        ]
     except OSError:
         return
-    if len(entries) <= kept:
-        return
-    entries.sort(key=lambda e: (e[0], e[1].name), reverse=True)
-    for _when, path in entries[kept:]:
-        path.unlink(missing_ok=True)
+    entries.sort(key=lambda e: (e[0], e[2].name), reverse=True)
+    total = 0
+    for number, (_when, size, path) in enumerate(entries):
+        total += size
+        if number >= kept or (kept_bytes is not None and total > kept_bytes):
+            path.unlink(missing_ok=True)
+
+
+def read_entry(path: Path | None) -> bytes | None:
+    """A cache entry's bytes, checked by the sha256 they were written with (`write_entry`),
+    or None when there is none or it is damaged; a found entry is marked as just used (the
+    cache keeps the entries used last)."""
+    if path is None:
+        return None
+    try:
+        stored = path.read_bytes()
+    except OSError:
+        return None
+    if len(stored) <= 32 or hashlib.sha256(stored[32:]).digest() != stored[:32]:
+        return None
+    with contextlib.suppress(OSError):
+        os.utime(path)
+    return stored[32:]
+
+
+def write_entry(path: Path | None, data: bytes) -> None:
+    """Keep `data` at `path`, with its sha256 for `read_entry` to check, written whole."""
+    if path is not None:
+        write_whole(path, hashlib.sha256(data).digest() + data)
 
 
 # --- file digests ------------------------------------------------------------------------------

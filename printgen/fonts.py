@@ -6,7 +6,6 @@ import hashlib
 import io
 import logging
 import marshal
-import os
 import sys
 from fnmatch import fnmatch
 from functools import lru_cache
@@ -26,7 +25,7 @@ from reportlab.pdfbase.ttfonts import (
     TTFontFace,
 )
 
-from printgen.cache import cache_dir, file_digest, keep_newest, write_whole
+from printgen.cache import cache_dir, file_digest, keep_newest, read_entry, write_entry
 from printgen.errors import PrintgenError
 
 _registered: dict[str, Path] = {}
@@ -95,21 +94,11 @@ def _face_from_state(state: dict[str, Any], data: bytes, path: Path) -> TTFontFa
 
 
 def _cached_face(path: Path, data: bytes) -> TTFontFace | None:
-    where = _face_file(path)
-    if where is None:
+    payload = read_entry(_face_file(path))
+    if payload is None:
         return None
     try:
-        stored = where.read_bytes()
-    except OSError:
-        return None
-    check, payload = stored[:32], stored[32:]
-    if hashlib.sha256(payload).digest() != check:
-        return None
-    try:
-        state = marshal.loads(payload)
-        face = _face_from_state(state, data, path)
-        _used(where)
-        return face
+        return _face_from_state(marshal.loads(payload), data, path)
     except (ValueError, EOFError, TypeError, KeyError, AttributeError):
         return None
 
@@ -122,19 +111,11 @@ def _keep_face(face: TTFontFace, path: Path) -> None:
         payload = marshal.dumps(_face_state(face))
     except ValueError:
         return  # a value marshal cannot keep: the next run reads the font again
-    write_whole(where, hashlib.sha256(payload).digest() + payload)
+    write_entry(where, payload)
     keep_newest(where.parent, FACES_KEPT)
 
 
 FACES_KEPT = 64  # fonts whose reading is kept in the cache folder
-
-
-def _used(entry: Path) -> None:
-    """Mark a cache entry as just used: the cache keeps the entries used last."""
-    try:
-        os.utime(entry)
-    except OSError:
-        return
 
 
 def _tt_font(name: str, path: Path) -> TTFont:
@@ -190,17 +171,12 @@ def subset_font(path: Path, characters: str) -> bytes:
     key = hashlib.sha256(f"{SUBSET_FORMAT}\0{fontTools.version}\0{characters}".encode())
     folder = cache_dir()
     where = folder / "subsets" / f"{file_digest(path)}-{key.hexdigest()}.ttf" if folder else None
-    if where is not None:
-        try:
-            stored = where.read_bytes()
-        except OSError:
-            stored = b""
-        if stored[:32] == hashlib.sha256(stored[32:]).digest() and len(stored) > 32:
-            _used(where)
-            return stored[32:]
+    stored = read_entry(where)
+    if stored is not None:
+        return stored
     data = _cut(path, characters)
     if where is not None:
-        write_whole(where, hashlib.sha256(data).digest() + data)
+        write_entry(where, data)
         keep_newest(where.parent, SUBSETS_KEPT)
     return data
 

@@ -4,6 +4,7 @@ fetcher, so no path enters the PDF."""
 
 from __future__ import annotations
 
+import atexit
 import base64
 import hashlib
 import io
@@ -17,6 +18,7 @@ from markupsafe import escape
 from PIL import Image
 
 from printgen import fonts
+from printgen.cache import cache_dir, keep_newest, read_entry, write_entry
 from printgen.layouts import Font
 from printgen.ops import Ellipse, Face, Op, Polygon, Rect, TextRun
 from printgen.raster import draw_face, paint
@@ -67,18 +69,46 @@ def _fonts_of(part: Any, found: set[str]) -> None:
 
 
 def remembered(key: str, make: Callable[[], bytes]) -> bytes:
-    """The bytes `make` gives for `key`, made once per process (a bounded cache)."""
+    """The bytes `make` gives for `key`, made once per process (a bounded cache) and kept
+    in printgen's cache folder for the next run (a rebuild after an edit draws only the
+    pictures the edit changed)."""
     data = _made.get(key)
     if data is not None:
         _made.move_to_end(key)
         return data
-    data = make()
+    where = _kept_file(key)
+    data = read_entry(where)
+    if data is None:
+        data = make()
+        if where is not None:
+            write_entry(where, data)
+            if not _trim_pending:
+                _trim_pending.append(where.parent)
+                atexit.register(keep_newest, where.parent, PICTURES_KEPT, PICTURES_KEPT_BYTES)
     _made[key] = data
     _made_size[0] += len(data)
     while _made_size[0] > MADE_LIMIT and len(_made) > 1:
         _old, dropped = _made.popitem(last=False)
         _made_size[0] -= len(dropped)
     return data
+
+
+PICTURES_KEPT = 4_096  # pictures kept in the cache folder (the five games draw about 950)
+PICTURES_KEPT_BYTES = 128 * 2**20  # and the bytes they may hold together
+_trim_pending: list[Path] = []  # the cache folder is trimmed once, as the process ends
+
+
+def _kept_file(key: str) -> Path | None:
+    """Where the picture drawn for `key` is kept between runs: by the key and the code
+    that draws it (printgen's, the engines' and the libraries' versions: a picture drawn
+    by other code is drawn anew)."""
+    from printgen.build import code_fingerprint
+
+    folder = cache_dir()
+    if folder is None:
+        return None
+    name = hashlib.sha256(f"{code_fingerprint()}\0{key}".encode()).hexdigest()
+    return folder / "pictures" / name
 
 
 def forget_pictures() -> None:
