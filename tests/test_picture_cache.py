@@ -97,6 +97,22 @@ def test_without_a_cache_folder_pictures_are_drawn_each_run(
     assert len(draws) == 2
 
 
+def test_a_long_session_trims_the_pictures_as_it_goes(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """printgen watch writes pictures edit after edit: the folder is trimmed every
+    `TRIM_EVERY` pictures, not only when the process ends."""
+    monkeypatch.setattr(diagrams, "TRIM_EVERY", 2)
+    monkeypatch.setattr(diagrams, "PICTURES_KEPT", 1)
+    monkeypatch.setattr(diagrams, "_written", [0])
+    for text in ("A", "B", "C", "D"):
+        forget_pictures()
+        cells = (DiagramCell(text=text), DiagramCell())
+        grid = DiagramGrid(GRID.title, GRID.columns, (({"ja": "行", "en": "Row"}, cells),))
+        diagram_html(grid, "en", Drawing(tmp_path, {}, default_font()))
+    assert len(list((cache / "pictures").iterdir())) == 1
+
+
 def test_the_cache_keeps_the_newest_entries_within_its_bounds(tmp_path: Path) -> None:
     folder = tmp_path / "entries"
     folder.mkdir()

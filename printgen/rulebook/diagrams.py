@@ -82,9 +82,11 @@ def remembered(key: str, make: Callable[[], bytes]) -> bytes:
         data = make()
         if where is not None:
             write_entry(where, data)
-            if not _trim_pending:
-                _trim_pending.append(where.parent)
-                atexit.register(keep_newest, where.parent, PICTURES_KEPT, PICTURES_KEPT_BYTES)
+            _written[0] += 1
+            if _written[0] == 1:
+                atexit.register(_trim, where.parent)
+            elif _written[0] % TRIM_EVERY == 0:  # printgen watch: a session of many edits
+                _trim(where.parent)
     _made[key] = data
     _made_size[0] += len(data)
     while _made_size[0] > MADE_LIMIT and len(_made) > 1:
@@ -95,7 +97,12 @@ def remembered(key: str, make: Callable[[], bytes]) -> bytes:
 
 PICTURES_KEPT = 4_096  # pictures kept in the cache folder (the five games draw about 950)
 PICTURES_KEPT_BYTES = 128 * 2**20  # and the bytes they may hold together
-_trim_pending: list[Path] = []  # the cache folder is trimmed once, as the process ends
+TRIM_EVERY = 512  # pictures written between two trims of the folder (and as the process ends)
+_written = [0]  # pictures this process wrote to the cache folder
+
+
+def _trim(folder: Path) -> None:
+    keep_newest(folder, PICTURES_KEPT, PICTURES_KEPT_BYTES)
 
 
 def _kept_file(key: str) -> Path | None:
