@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
-from printgen.jatext import breakable_units, phrase_html, phrases, unfold
+from printgen.jatext import (
+    WORD_JOINER,
+    breakable_units,
+    joined_phrases,
+    phrase_html,
+    phrases,
+    unfold,
+)
 from printgen.rulebook.text import markdown_blocks, prose
 
 
@@ -48,3 +56,51 @@ def test_a_latin_colon_after_japanese_becomes_a_full_width_one() -> None:
     # The colon inside the bold, then a space: neither survives.
     html = "".join(markdown_blocks("**目的:** 盤の中央。", "ja"))
     assert re.sub(r"<[^>]+>", "", html).strip() == "目的：盤の中央。"
+
+
+def test_the_pdf_renderer_gets_phrases_joined_not_spanned() -> None:
+    """`joined_phrases`: each phrase span becomes its characters joined by WORD JOINERs
+    (no break inside, as `nowrap` gave, without an inline box per phrase); white space at a
+    phrase's ends stays outside; no joiner inside a character's cluster."""
+    wj = WORD_JOINER
+    html = phrase_html("同時に出た魚雷は") + '<span class="ph">MOVE 3で </span><b>x</b>'
+    joined = joined_phrases(html)
+    assert "ph" not in joined and joined.endswith("<b>x</b>")
+    assert joined.replace(wj, "") == re.sub(r"</?span[^>]*>", "", html)
+    assert f"同{wj}時{wj}に" in joined and f"E{wj} {wj}3{wj}で " in joined
+    assert joined_phrases('<span class="ph">が\u3099き\u200dく</span>') == f"が\u3099{wj}き\u200dく"
+    assert joined_phrases('<span class="ph">：\n</span>') == "：\n"
+    assert joined_phrases("<p>no phrases</p>") == "<p>no phrases</p>"
+
+
+def test_joined_phrases_break_lines_where_spans_did_and_leave_no_joiner_in_the_pdf() -> None:
+    import io
+
+    import weasyprint
+    from pypdf import PdfReader
+    from weasyprint.formatting_structure import boxes
+
+    font = Path(__file__).resolve().parents[1] / "layouts" / "fonts" / "BIZUDPGothic-Regular.ttf"
+    style = (
+        f"@font-face {{ font-family: G; src: url({font.as_uri()}); }} .ph {{ white-space: nowrap; }}"
+        " body { font-family: G; font-size: 12pt; width: 30mm; }"
+    )
+    body = phrase_html("同時に出た相手の魚雷はすべて無効になる。必ずどれかの目がそろいます。")
+
+    def lines(html: str) -> tuple[list[str], str]:
+        document = weasyprint.HTML(string=f"<style>{style}</style><p>{html}</p>").render()
+        found = [
+            "".join(t.text for t in box.descendants() if isinstance(t, boxes.TextBox))
+            for page in document.pages
+            for box in page._page_box.descendants()
+            if isinstance(box, boxes.LineBox)
+        ]
+        text = PdfReader(io.BytesIO(document.write_pdf())).pages[0].extract_text()
+        return [line.replace(WORD_JOINER, "") for line in found], text
+
+    spanned, _ = lines(body)
+    joined, text = lines(joined_phrases(body))
+    assert len(joined) > 3  # the column is narrow: the paragraph takes several lines
+    assert joined == spanned
+    assert WORD_JOINER not in text
+    assert "無効になる。" in text.replace("\n", "")

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from printgen.errors import PrintgenError
+from printgen.jatext import WORD_JOINER, joined_phrases
 from printgen.layouts import LayoutLibrary
 from printgen.rulebook.assemble import AIDS, EDITIONS, rulebook_html
 from printgen.rulebook.book import Rulebook
@@ -108,7 +109,9 @@ def render_pdf_pages(
     gc.set_threshold(max(thresholds[0], GC_THRESHOLD), *thresholds[1:])
     try:
         document = weasyprint.HTML(
-            string=html, base_url=str(layouts.resolve()), url_fetcher=_fetcher(layouts, pictures)
+            string=joined_phrases(html),
+            base_url=str(layouts.resolve()),
+            url_fetcher=_fetcher(layouts, pictures),
         ).render(**options)
         signatures = [_page_signature(page) for page in document.pages]
         pdf: bytes = document.write_pdf(**options)
@@ -130,7 +133,7 @@ def _page_signature(page: Any) -> str:
     for box in page._page_box.descendants():
         text = getattr(box, "text", None)
         if isinstance(text, str):
-            digest.update(b"T" + text.encode())
+            digest.update(b"T" + text.replace(WORD_JOINER, "").encode())
         image = getattr(box, "image", None)
         if image is not None:
             ident = getattr(image, "id", None) or getattr(image, "url", "")
