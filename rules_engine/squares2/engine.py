@@ -10,6 +10,7 @@ diagrams in `diagrams`, its positions are `Squares2State`s (`state`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from rules_engine.core import Bilingual, Diagram, EngineBase, NotationError, SetupError
@@ -315,8 +316,13 @@ class Squares2(EngineBase):
         self.owner_sees_backs = bool(self._options["owner_sees_board_backs"])
         self.games = int(self._options["games"])
         self.turn_limit = int(self._options["turn_limit"])
-        # The tables of the fast playout (`playouts`), made on its first run.
-        self.playout_tables: PlayoutTables | None = None
+
+    @cached_property
+    def playout_tables(self) -> PlayoutTables:
+        """The tables of the fast playout (`playouts.PlayoutTables`), made at its first run."""
+        from rules_engine.squares2.playouts import PlayoutTables
+
+        return PlayoutTables(self)
 
     def push_table(self, player: int, distance: int) -> tuple[tuple[int, int], ...]:
         """Per square: the square in front of it for the player, and the square `distance`

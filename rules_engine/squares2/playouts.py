@@ -53,7 +53,7 @@ by the hand's low bits and by its high bits (`PlayoutTables.hand_bits`)."""
 
 
 class PlayoutTables:
-    """An engine's tables for the kernel, made once per engine (`tables`)."""
+    """An engine's tables for the kernel, made once per engine (`Squares2.playout_tables`)."""
 
     def __init__(self, g: Squares2) -> None:
         n = g.squares
@@ -253,14 +253,6 @@ def _needs(g: Squares2, p: int, face: int) -> tuple[int, Any]:
     return effect, None
 
 
-def tables(g: Squares2) -> PlayoutTables:
-    """The engine's kernel tables (made on the first playout)."""
-    made = g.playout_tables
-    if made is None:
-        made = g.playout_tables = PlayoutTables(g)
-    return made
-
-
 def _arrive(
     t: PlayoutTables,
     cell: list[int],
@@ -323,7 +315,7 @@ def playout(self: Squares2State, rng: random.Random, max_steps: int = 100_000) -
     g = self.g
     if g.continuous or EVENTS.on or g.squares > MAX_SQUARES:
         return _plain_playout(self, rng, max_steps)
-    t = tables(g)
+    t = g.playout_tables
     over_add, over_bits, over_squares = t.over_add, t.over_bits, t.over_squares
     below = rng._randbelow  # type: ignore[attr-defined]
     bits_of = index_bits(rng)

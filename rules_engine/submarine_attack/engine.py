@@ -18,6 +18,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping
 from fractions import Fraction
+from functools import cached_property
 from typing import Any, ClassVar, Final
 
 from rules_engine.bots import Outcome
@@ -158,8 +159,12 @@ class SubmarineAttack(EngineBase):
             Placements(p, self._ship_arrangements, self._card_arrangements) for p in range(n)
         )
         self.face_set = frozenset(self.face_list)
-        # What the state's own `playout` keeps (`kernel.tables`), made at the first playout.
-        self.playout_tables: PlayoutTables | None = None
+
+    @cached_property
+    def playout_tables(self) -> PlayoutTables:
+        """What the state's own `playout` keeps (`kernel.PlayoutTables`), made at the first
+        playout."""
+        return PlayoutTables(self)
 
     def groups_of(self, faces: tuple[int, ...]) -> torpedoes.Groups:
         """What a roll showing `faces` (sorted) aims at (`torpedoes.roll_groups`), kept in

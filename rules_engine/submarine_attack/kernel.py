@@ -138,10 +138,11 @@ class _Rolls(dict[tuple[int, ...], tuple[Any, ...]]):
 
 
 class PlayoutTables:
-    """What the playouts of one engine keep (`tables`): the placements' decoding, the
-    `Start` of each player and the order of attacks they begin, the rolls seen so far,
-    and the columns afloat under each set of sunk columns; `constants` holds what the
-    playout reads of them and of the engine, in the order it unpacks them."""
+    """What the playouts of one engine keep (`SubmarineAttack.playout_tables`): the
+    placements' decoding, the `Start` of each player and the order of attacks they begin,
+    the rolls seen so far, and the columns afloat under each set of sunk columns;
+    `constants` holds what the playout reads of them and of the engine, in the order it
+    unpacks them."""
 
     __slots__ = ("constants", "effects", "g")
 
@@ -258,21 +259,13 @@ def _round_result(
     return result
 
 
-def tables(g: SubmarineAttack) -> PlayoutTables:
-    """The engine's `PlayoutTables`, made at its first playout."""
-    found = g.playout_tables
-    if found is None:
-        found = g.playout_tables = PlayoutTables(g)
-    return found
-
-
 def playout(state: SubmarineAttackState, rng: random.Random, max_steps: int) -> int:
     """Play `state` on as `rules_engine.core.generic_playout` does, at most `max_steps`
     steps; return the number of actions applied (each player's placement counted)."""
     if EVENTS.on:
         return generic_playout(state, rng, max_steps)
     g = state.g
-    t = g.playout_tables or tables(g)
+    t = g.playout_tables
     (
         n,
         players,

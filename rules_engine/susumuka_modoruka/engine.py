@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import cached_property
 from typing import Any, Final
 
 from rules_engine.bots import Outcome
@@ -183,9 +184,13 @@ class SusumukaModoruka(EngineBase):
         # What players' skills and items add up to, by player, skills and items
         # (`SusumukaState._restat`).
         self.stats_memo: dict[tuple[int | str, ...], Stats] = {}
-        # What a search player's playout looks up (`kernel.tables`, built at the first one).
-        self.playout_tables: PlayoutTables | None = None
         self._texts: dict[Action, str] = {}
+
+    @cached_property
+    def playout_tables(self) -> PlayoutTables:
+        """What the state's own `playout` keeps (`kernel.PlayoutTables`), made at the first
+        playout."""
+        return PlayoutTables(self)
 
     def _read_pieces(self, game: GameData) -> None:
         n = self.num_players

@@ -169,14 +169,6 @@ class PlayoutTables:
         )
 
 
-def tables(g: SusumukaModoruka) -> PlayoutTables:
-    """The engine's playout tables (built at the first playout)."""
-    found = g.playout_tables
-    if found is None:
-        found = g.playout_tables = PlayoutTables(g)
-    return found
-
-
 def playout(state: SusumukaState, rng: random.Random, max_steps: int) -> int:
     """Play `state` on as `rules_engine.core.generic_playout` does, at most `max_steps`
     steps; return the number of actions applied (one per step: one player, or chance,
@@ -184,7 +176,7 @@ def playout(state: SusumukaState, rng: random.Random, max_steps: int) -> int:
     if EVENTS.on:
         return generic_playout(state, rng, max_steps)
     g = state.g
-    t = tables(g)
+    t = g.playout_tables
     card_ids = t.card_ids
     difficulty = t.difficulty
     is_lost = t.is_lost

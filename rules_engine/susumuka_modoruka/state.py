@@ -561,11 +561,9 @@ class SusumukaState(TurnStateBase[Action, "SusumukaModoruka"]):
             self._do(action)
 
     def playout(self, rng: random.Random, max_steps: int = 100_000) -> int:
-        """Play on as a search player's playout does (`rules_engine.core.generic_playout`:
-        legal actions generated, one taken by `rng.choice`, chance by `sample_action`) for
-        at most `max_steps` steps, and return the number of actions applied: the same game
-        from the same generator, played by `kernel.playout` without the protocol's dispatch
-        and the checks of actions drawn legal."""
+        """A search player's playout, fast (`kernel.playout`, as `rules_engine.core.playout`
+        asks): the same game as `rules_engine.core.generic_playout`; returns the actions
+        applied."""
         return kernel.playout(self, rng, max_steps)
 
     # --- rules ---------------------------------------------------------------------------------

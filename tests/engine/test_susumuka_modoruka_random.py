@@ -192,6 +192,13 @@ ITEMS = {
     "white": ["thunder-scroll", "elixir", "steel-armour", "holy-rosary", "potion"],
     "black": ["legendary-sword", "dragon-scale-armour", "fireproof-cloak", "earth-charm"],
 }
+# Players holding every item, deep in the dungeon with flags planted.
+DEEP_WITH_ITEMS = {
+    "first": "yellow",
+    "items": ITEMS,
+    "depth": {"yellow": 8, "pink": 22, "white": 12, "black": 30},
+    "flag": {"yellow": 10, "pink": 25, "white": 20, "black": 30},
+}
 
 
 @pytest.mark.parametrize("options", OPTION_SETS[:1] + OPTION_SETS[3:], ids=["default", "other"])
@@ -199,13 +206,7 @@ def test_random_games_with_every_item_in_play(sm: Game, options: dict[str, Any])
     """Every item effect (climb, revive, reroll, power, safe flee, regen...) in random play,
     from a start where the players hold them, deep in the dungeon with flags planted."""
     engine = SusumukaModoruka(game_data(sm), None, options)
-    setup = {
-        "first": "yellow",
-        "items": ITEMS,
-        "depth": {"yellow": 8, "pink": 22, "white": 12, "black": 30},
-        "flag": {"yellow": 10, "pink": 25, "white": 20, "black": 30},
-    }
-    start = engine.setup_state(setup)
+    start = engine.setup_state(DEEP_WITH_ITEMS)
     for seed in range(200):
         state = start.clone()
         state.play_random(random.Random(seed))
@@ -293,13 +294,7 @@ def test_the_playout_plays_on_from_any_position(sm: Game, options: dict[str, Any
         while not state.is_terminal():
             _same_playout(state, seed + 1000, 40)
             state.apply(playout_picks(state, rng)[0])
-    setup = {
-        "first": "yellow",
-        "items": ITEMS,
-        "depth": {"yellow": 8, "pink": 22, "white": 12, "black": 30},
-        "flag": {"yellow": 10, "pink": 25, "white": 20, "black": 30},
-    }
-    start = engine.setup_state(setup)
+    start = engine.setup_state(DEEP_WITH_ITEMS)
     for seed in range(200):
         _same_playout(start, seed)
 
