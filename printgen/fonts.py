@@ -7,6 +7,8 @@ import io
 import logging
 import marshal
 import sys
+from array import array
+from collections.abc import Callable
 from fnmatch import fnmatch
 from functools import lru_cache
 from pathlib import Path
@@ -55,7 +57,7 @@ def pdf_font_name(key: str, path: Path) -> str:
 # fonts are read as before; either way the same TTFont comes out and the PDFs are the same
 # bytes (a test checks).
 
-_FACE_CACHE_FORMAT = 1
+_FACE_CACHE_FORMAT = 2
 
 
 def _face_file(path: Path) -> Path | None:
@@ -69,13 +71,14 @@ def _face_file(path: Path) -> Path | None:
 
 
 def _face_state(face: TTFontFace) -> dict[str, Any]:
-    """What reportlab read of the font, as plain values (names carry their text)."""
+    """What reportlab read of the font, as plain values (names carry their text; the large
+    tables of numbers, packed by `_pack`)."""
     state: dict[str, Any] = {}
     for attr, value in vars(face).items():
         if attr in ("_ttf_data", "_pdfScale", "filename", "table"):
             continue  # the file's bytes and name: this run's; the scale: from unitsPerEm;
             # the tables by tag: from the list of them
-        state[attr] = ("name", value.ustr) if isinstance(value, TTFNameBytes) else value
+        state[attr] = ("name", value.ustr) if isinstance(value, TTFNameBytes) else _pack(value)
     return state
 
 
@@ -84,6 +87,8 @@ def _face_from_state(state: dict[str, Any], data: bytes, path: Path) -> TTFontFa
     for attr, value in state.items():
         if isinstance(value, tuple) and len(value) == 2 and value[0] == "name":
             value = TTFNameBytes(value[1].encode("utf-8"))
+        elif isinstance(value, tuple) and value and value[0] in _UNPACK:
+            value = _UNPACK[value[0]](*value[1:])
         setattr(face, attr, value)
     face.table = {t["tag"]: t for t in face.tables}  # one table list, as reportlab's
     face._ttf_data = data
@@ -91,6 +96,53 @@ def _face_from_state(state: dict[str, Any], data: bytes, path: Path) -> TTFontFa
     units = face.unitsPerEm
     face._pdfScale = (lambda x: x) if units == 1000 else (lambda x, k=1000 / units: x * k)
     return face
+
+
+# A Japanese font's character map, widths and glyph offsets are tens of thousands of
+# numbers: marshal reads them back one object at a time (25 ms a font), arrays' bytes at
+# once (a few ms). Only tables whose numbers are all of one kind are packed, so the face
+# comes back with the same values of the same types.
+_INT_MIN, _INT_MAX = -(2**63), 2**63 - 1
+
+
+def _ints(values: Any) -> bool:
+    return all(type(v) is int and _INT_MIN <= v <= _INT_MAX for v in values)
+
+
+def _pack(value: Any) -> Any:
+    if isinstance(value, dict) and len(value) > 256 and _ints(value):
+        values = list(value.values())
+        if _ints(values):
+            return ("int-map", array("q", value).tobytes(), array("q", values).tobytes())
+        if all(type(v) is float for v in values):
+            return ("float-map", array("q", value).tobytes(), array("d", values).tobytes())
+        if all(type(v) is list for v in values) and _ints(c for v in values for c in v):
+            lengths = array("q", map(len, values)).tobytes()
+            flat = array("q", (c for v in values for c in v)).tobytes()
+            return ("int-lists", array("q", value).tobytes(), lengths, flat)
+    if isinstance(value, list) and len(value) > 256 and _ints(value):
+        return ("int-list", array("q", value).tobytes())
+    return value
+
+
+def _int_lists(keys: bytes, lengths: bytes, flat: bytes) -> dict[int, list[int]]:
+    items = array("q", flat).tolist()
+    out: dict[int, list[int]] = {}
+    at = 0
+    for key, length in zip(array("q", keys).tolist(), array("q", lengths).tolist(), strict=True):
+        out[key] = items[at : at + length]
+        at += length
+    return out
+
+
+_UNPACK: dict[str, Callable[..., Any]] = {
+    "int-map": lambda k, v: dict(zip(array("q", k).tolist(), array("q", v).tolist(), strict=True)),
+    "float-map": lambda k, v: dict(
+        zip(array("q", k).tolist(), array("d", v).tolist(), strict=True)
+    ),
+    "int-lists": _int_lists,
+    "int-list": lambda v: array("q", v).tolist(),
+}
 
 
 def _cached_face(path: Path, data: bytes) -> TTFontFace | None:

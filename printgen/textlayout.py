@@ -10,7 +10,6 @@ place every run at the same position.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -103,6 +102,12 @@ def units(text: str) -> list[str]:
     a space and between two units, nowhere else. Japanese breaks between BudouX phrases,
     English at spaces and after the hyphen of a hyphenated word, never inside a word;
     a word joiner (U+2060) joins the units on either side of it."""
+    if WORD_JOINER not in text and not has_japanese(text):
+        return _latin_units(text)
+    return _general_units(text)
+
+
+def _general_units(text: str) -> list[str]:
     pieces: list[str] = []
     for unit in breakable_units(unfold(text)):
         for part in _SPACES.split(unit):
@@ -130,6 +135,24 @@ def units(text: str) -> list[str]:
         if not piece:
             continue
         out.extend([piece] if has_japanese(piece) else (p for p in _HYPHEN.split(piece) if p))
+    return out
+
+
+def _latin_units(text: str) -> list[str]:
+    """`units` of a paragraph with no Japanese and no word joiner, the short way (most
+    card text in English): words (split after the hyphen of a hyphenated word) and
+    single spaces between them."""
+    out: list[str] = []
+    for part in _SPACES.split(text):
+        if not part:
+            continue
+        if part.isspace():
+            if not out or out[-1] != " ":
+                out.append(" ")
+        elif "-" in part:
+            out.extend(p for p in _HYPHEN.split(part) if p)
+        else:
+            out.append(part)
     return out
 
 
@@ -247,7 +270,7 @@ def layout_text(
     size = size_pt
     while True:
         em = size * 25.4 / 72.0
-        at_size = functools.lru_cache(maxsize=None)(functools.partial(_measure_at, measure, size))
+        at_size = _measured_at(measure, size)
         lines = break_lines(tokens, box_w, at_size, em)
         line_h = em * leading
         if lines is not None:
@@ -294,8 +317,18 @@ def balance_lines(
     return out
 
 
-def _measure_at(measure: Callable[[str, float], float], size: float, text: str) -> float:
-    return measure(text, size)
+def _measured_at(measure: Callable[[str, float], float], size: float) -> Callable[[str], float]:
+    """`measure` at one size, each text measured once (a plain dict: making an lru_cache
+    for each text fitted cost more than the measuring it saved)."""
+    widths: dict[str, float] = {}
+
+    def at_size(text: str) -> float:
+        width = widths.get(text)
+        if width is None:
+            width = widths[text] = measure(text, size)
+        return width
+
+    return at_size
 
 
 def _place(

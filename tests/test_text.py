@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from printgen import textlayout
 from printgen.textlayout import NO_LINE_END, NO_LINE_START, TextDoesNotFit, layout_text
 from printgen.units import parse_length
 
@@ -80,3 +83,29 @@ def test_two_closing_marks_in_a_row_never_start_a_line() -> None:
     for width in range(3, 12):
         for line in fit("斜めには移動できない（ななめ不可）。次の文。", width):
             assert line[0] not in NO_LINE_START, (width, line)
+
+
+# --- the short way for text with no Japanese ----------------------------------------------
+
+LATIN_TEXT = st.text(alphabet=st.sampled_from(list("ab-Z9 .,\t\u00a0'()#")), max_size=40)
+
+
+@settings(max_examples=400, deadline=None)
+@given(LATIN_TEXT)
+def test_latin_units_are_the_general_units(text: str) -> None:
+    """A paragraph with no Japanese is cut into the same units the short way as the
+    general way (BudouX phrases, kinsoku, word joiners) cuts it."""
+    assert textlayout._latin_units(text) == textlayout._general_units(text)
+    assert textlayout.units(text) == textlayout._general_units(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Draw two cards.", ["Draw", " ", "two", " ", "cards."]),
+        ("  face-down  card ", [" ", "face-", "down", " ", "card", " "]),
+        ("x-1 3-D", ["x-1", " ", "3-D"]),
+    ],
+)
+def test_latin_units(text: str, expected: list[str]) -> None:
+    assert textlayout.units(text) == expected
