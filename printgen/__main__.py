@@ -1,3 +1,3 @@
-from printgen.cli import main
+from printgen.cli import command
 
-main()
+command()

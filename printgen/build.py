@@ -1005,8 +1005,33 @@ class _Done:
 
 
 def write_manifest(folder: Path, manifest: dict[str, Any]) -> None:
-    data = json.dumps(manifest, ensure_ascii=False, indent=2, default=str) + "\n"
-    (folder / "manifest.json").write_bytes(data.encode("utf-8"))
+    (folder / "manifest.json").write_bytes(listing_json(manifest).encode("utf-8"))
+
+
+_ONE_LINE = json.JSONEncoder(ensure_ascii=False, default=str, separators=(", ", ": "))
+
+
+def listing_json(data: dict[str, Any]) -> str:
+    """A manifest or a change report as JSON to read and to diff: a key a line, and each
+    entry of a list (a component, a file, a change) on a line of its own. Written by
+    json's C encoder one entry at a time: indenting every level went through Python's
+    encoder, a tenth of a 200-card build's work and three times the bytes."""
+    lines = ["{"]
+    last = len(data) - 1
+    for i, (key, value) in enumerate(data.items()):
+        comma = "," if i < last else ""
+        name = _ONE_LINE.encode(str(key))
+        if isinstance(value, list) and value:
+            lines.append(f"  {name}: [")
+            end = len(value) - 1
+            lines.extend(
+                f"    {_ONE_LINE.encode(v)}{',' if j < end else ''}" for j, v in enumerate(value)
+            )
+            lines.append(f"  ]{comma}")
+        else:
+            lines.append(f"  {name}: {_ONE_LINE.encode(value)}{comma}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
 
 
 def work_units(r: Rendered, opts: BuildOptions) -> int:
@@ -1199,9 +1224,8 @@ def record_changes(before: Previous | None, result: GameOutput, staging: Path) -
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(old, target)
     if not settled(result.manifest):
-        data = json.dumps(base, ensure_ascii=False, indent=2, default=str) + "\n"
         (staging / BASE).parent.mkdir(parents=True, exist_ok=True)
-        (staging / BASE).write_bytes(data.encode("utf-8"))
-    data = json.dumps(report, ensure_ascii=False, indent=2, default=str) + "\n"
+        (staging / BASE).write_bytes(listing_json(base).encode("utf-8"))
+    data = listing_json(report)
     (staging / "changes.json").write_bytes(data.encode("utf-8"))
     result.changes, result.changed_data = list(report["summary"]), data_summary(report)

@@ -156,6 +156,9 @@ def run(action: Callable[[], Any]) -> None:
         sys.exit(1)
 
 
+_COMMAND = {"gc": "default"}  # the cycle collector's settings: see `main`
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--root",
@@ -170,9 +173,13 @@ def cli(ctx: click.Context, root: Path) -> None:
     """Printable components and rulebooks for tabletop games, from one YAML description."""
     from printgen.build import Project
 
-    # What the imports made (modules, classes, pydantic's validators, fonts' tables) lives
-    # as long as the process: the collector need not go through it again and again.
-    gc.freeze()
+    if _COMMAND["gc"] == "tuned":
+        # What the imports made (modules, classes, pydantic's validators) lives as long as
+        # the process: the collector need not go through it again and again. Once, and
+        # only in the `printgen` command's own process (`main`), not in a program or a
+        # test session that calls the commands in its own process.
+        gc.freeze()
+        _COMMAND["gc"] = "frozen"
     ctx.obj = Project(root)
 
 
@@ -1021,12 +1028,6 @@ def main(args: list[str] | None = None) -> None:
     # printgen's data models are its own: no pydantic plugin observes them, so pydantic need
     # not look through every installed package's entry points for one (a tenth of start-up)
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
-    # A build makes many small objects that live to its end (the game's data, each face's
-    # drawing, the PDF's objects): with Python's default of a collection every 700 new
-    # objects, the cycle collector took a tenth of a 200-card build and went through the
-    # same living objects again and again. Collect every 50,000 instead (as mypy does for
-    # its own long build); garbage cycles are still collected, a little later.
-    gc.set_threshold(50_000, 10, 10)
     try:
         cli.main(args=args, prog_name="printgen", standalone_mode=False)
     except click.exceptions.Abort:
@@ -1043,3 +1044,18 @@ def main(args: list[str] | None = None) -> None:
     except click.ClickException as exc:
         err.print(f"[red]error:[/red] {exc.format_message()}", markup=True, soft_wrap=True)
         sys.exit(exc.exit_code)
+
+
+def command() -> None:
+    """The `printgen` command's own process (the console script, `python -m printgen`):
+    `main` with the cycle collector set for a build, which a program or a test session
+    calling `main` in its own process keeps as it was."""
+    # A build makes many small objects that live to its end (the game's data, each face's
+    # drawing, the PDF's objects): with Python's default of a collection every 700 new
+    # objects, the cycle collector took a tenth of a 200-card build and went through the
+    # same living objects again and again. Collect every 50,000 instead (as mypy does for
+    # its own long build); garbage cycles are still collected, a little later.
+    if _COMMAND["gc"] == "default":
+        gc.set_threshold(50_000, 10, 10)
+        _COMMAND["gc"] = "tuned"
+    main()

@@ -221,3 +221,31 @@ def test_a_read_only_output_folder_is_one_line_and_exit_1(
     lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
     assert len(lines) == 1 and "Permission denied" in lines[0] and "out" in lines[0], lines
     assert snapshot(built / "out") == before
+
+
+def test_the_command_tunes_the_cycle_collector_a_caller_of_main_keeps_its_own() -> None:
+    """The `printgen` process collects cycles every 50,000 new objects and leaves what the
+    imports made out of its collections; a program calling `main` in its own process (as
+    these tests do) keeps the collector as it set it."""
+    import gc
+    import subprocess
+    import sys
+
+    from printgen.cli import main
+
+    before = (gc.get_threshold(), gc.get_freeze_count())
+    with pytest.raises(SystemExit):
+        main(["--root", str(ROOT), "list", "--bogus"])
+    main(["--root", str(ROOT), "list"])
+    assert (gc.get_threshold(), gc.get_freeze_count()) == before
+    code = (
+        "import gc, sys\n"
+        "from printgen.cli import command\n"
+        f"sys.argv = ['printgen', '--root', {str(ROOT)!r}, 'list']\n"
+        "command()\n"
+        "print(gc.get_threshold()[0], gc.get_freeze_count() > 0)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert done.stdout.splitlines()[-1] == "50000 True"
