@@ -306,11 +306,28 @@ class LayoutLibrary:
     svg_icons: dict[str, dict[str, Path]] = field(default_factory=dict)
     _parsed: dict[str, tuple[LayoutFile, Document]] = field(default_factory=dict)
     _resolved: dict[str, Layout] = field(default_factory=dict)
+    _icons: dict[str, tuple[dict[str, list[IconShape] | Path], frozenset[str]]] = field(
+        default_factory=dict
+    )
 
     def icons_for(self, game_id: str) -> dict[str, list[IconShape] | Path]:
         """The icons a game's faces may use: icons.yaml, then the shared SVG icons, then
         the game's own SVG icons (a later one shadows an earlier one of the same name)."""
-        return {**self.icons, **self.svg_icons.get("", {}), **self.svg_icons.get(game_id, {})}
+        return self.icons_and_names(game_id)[0]
+
+    def icons_and_names(
+        self, game_id: str
+    ) -> tuple[dict[str, list[IconShape] | Path], frozenset[str]]:
+        """`icons_for` and the set of their names, made once per game (every face of the
+        game draws with them, and each text laid out keeps the names it was laid out
+        with: one set for all, not one per face)."""
+        found = self._icons.get(game_id)
+        if found is None:
+            icons: dict[str, list[IconShape] | Path] = {**self.icons}
+            icons.update(self.svg_icons.get("", {}))
+            icons.update(self.svg_icons.get(game_id, {}))
+            found = self._icons[game_id] = (icons, frozenset(icons))
+        return found
 
     def parsed(self, name: str) -> tuple[LayoutFile, Document]:
         """A layout file, read and validated the first time a piece needs it."""

@@ -237,8 +237,8 @@ class _FaceDrawer:
         self.report: SafeZoneReport | None = None
         self.fields: list[FieldText] | None = None
         self.limit = game.info.limits.repeat
-        self.icons = lib.icons_for(game.id)  # the game's own SVG icons shadow shared ones
-        self.icon_names = frozenset(self.icons)
+        # the game's own SVG icons shadow shared ones
+        self.icons, self.icon_names = lib.icons_and_names(game.id)
         ctx["s"] = _Strings(self)
 
     def about(self, what: str) -> str:
