@@ -13,6 +13,7 @@ in each document (their images and graphics states are resources of that documen
 from __future__ import annotations
 
 import hashlib
+import re
 import zlib
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -294,7 +295,7 @@ def ensure_form(c: Canvas, face: Face, made: set[str]) -> str:
                 c._doc.ensureMinPdfVersion("transparency")
             code = [c._preamble]
             drawing.replay_into(code, c._doc, c._escape)
-            stream = pdfdoc.pdfdocEnc("\n".join(code))
+            stream = pdfdoc_bytes("\n".join(code))
             form = _Form(drawing.width_pt, drawing.height_pt, stream, bool(c._pageCompression))
             c._doc.addForm(name, form)
         else:
@@ -307,6 +308,19 @@ def ensure_form(c: Canvas, face: Face, made: set[str]) -> str:
             _keep_transparency(c, name)
         made.add(name)
     return name
+
+
+_NOT_PDFDOC = re.compile("[\x18-\x1f]")  # the ASCII characters PDFDocEncoding has not
+
+
+def pdfdoc_bytes(text: str) -> bytes:
+    """`pdfdoc.pdfdocEnc(text)`: a form's operators are ASCII, which PDFDocEncoding keeps
+    as they are but for eight control characters, and reportlab's codec (Python, a
+    character at a time) took a twentieth of a deck's build to say so."""
+    if text.isascii() and not _NOT_PDFDOC.search(text):
+        return text.encode("ascii")
+    encoded: bytes = pdfdoc.pdfdocEnc(text)
+    return encoded
 
 
 class _Form(pdfdoc.PDFObject):  # type: ignore[misc]

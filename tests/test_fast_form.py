@@ -7,6 +7,8 @@ import io
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from printgen.build import Project, load_all, render_all
 from printgen.ops import Face
@@ -94,3 +96,22 @@ def test_a_deck_of_more_faces_than_kept_is_compiled_once(
     assert files(tmp_path / "kept") == files(tmp_path / "before")
     monkeypatch.undo()
     pdfdraw.keep_drawings(0)  # back to the usual bound for the tests after this one
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=0x2FF), max_size=30))
+def test_pdfdoc_bytes_are_reportlabs(text: str) -> None:
+    """A form's operators encoded the short way give reportlab's bytes, or its error."""
+    from reportlab.pdfbase import pdfdoc
+
+    from printgen.pdfdraw import pdfdoc_bytes
+
+    try:
+        expected: bytes | type[Exception] = pdfdoc.pdfdocEnc(text)
+    except UnicodeEncodeError:
+        expected = UnicodeEncodeError
+    try:
+        got: bytes | type[Exception] = pdfdoc_bytes(text)
+    except UnicodeEncodeError:
+        got = UnicodeEncodeError
+    assert got == expected
