@@ -156,7 +156,7 @@ def run(action: Callable[[], Any]) -> None:
         sys.exit(1)
 
 
-_COMMAND = {"gc": "default"}  # the cycle collector's settings: see `main`
+_COMMAND = {"gc": "default"}  # the cycle collector: "tuned" by `command`, then "frozen"
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
