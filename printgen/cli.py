@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import gc
 import math
 import os
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 import click
 
@@ -1058,4 +1061,37 @@ def command() -> None:
     if _COMMAND["gc"] == "default":
         gc.set_threshold(50_000, 10, 10)
         _COMMAND["gc"] = "tuned"
-    main()
+    status: object = 0
+    try:
+        main()
+    except SystemExit as exc:
+        status = exc.code
+    _leave(status)
+
+
+def _leave(status: object) -> NoReturn:
+    """End the command's process without taking the interpreter apart object by object,
+    which took 30 ms after a 200-card build (as mypy ends its own process): the exit
+    handlers run (printgen's caches are saved then), the output is flushed, and the
+    process ends with `status` as `sys.exit` would. While another thread or a child
+    process still runs, the usual exit waits for them instead."""
+    if threading.active_count() > 1 or _children_running():
+        raise SystemExit(status)
+    atexit._run_exitfuncs()
+    if status is None:
+        code = 0
+    elif isinstance(status, int):
+        code = status
+    else:  # sys.exit("message"): the message on stderr, status 1
+        with contextlib.suppress(OSError, ValueError):
+            print(status, file=sys.stderr)
+        code = 1
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            stream.flush()
+    os._exit(code)
+
+
+def _children_running() -> bool:
+    processes = sys.modules.get("multiprocessing")
+    return processes is not None and bool(processes.active_children())

@@ -238,14 +238,56 @@ def test_the_command_tunes_the_cycle_collector_a_caller_of_main_keeps_its_own() 
         main(["--root", str(ROOT), "list", "--bogus"])
     main(["--root", str(ROOT), "list"])
     assert (gc.get_threshold(), gc.get_freeze_count()) == before
-    code = (
-        "import gc, sys\n"
+    code = (  # the command ends the process: what it leaves is read by an exit handler
+        "import atexit, gc, sys\n"
         "from printgen.cli import command\n"
         f"sys.argv = ['printgen', '--root', {str(ROOT)!r}, 'list']\n"
+        "atexit.register(lambda: print(gc.get_threshold()[0], gc.get_freeze_count() > 0))\n"
         "command()\n"
-        "print(gc.get_threshold()[0], gc.get_freeze_count() > 0)\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )
     assert done.stdout.splitlines()[-1] == "50000 True"
+
+
+def test_the_command_ends_without_teardown_yet_as_sys_exit_would(tmp_path: Path) -> None:
+    """The `printgen` process ends at once when its work is done (no taking the
+    interpreter apart), with the status, the output and the exit handlers' work a normal
+    exit gives: printgen's digest store is saved, a usage mistake says so with status 2,
+    output piped into a reader that stops early ends the command quietly."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PRINTGEN_CACHE_DIR": str(tmp_path / "cache")}
+
+    def printgen(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "printgen", "--root", str(ROOT), *args],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env=env,
+            check=False,
+        )
+
+    built = printgen(
+        "build", "kill-shot", "--out", str(tmp_path / "out"), "--no-png", "--no-rulebook"
+    )
+    assert built.returncode == 0, built.stderr
+    assert "kill-shot:" in built.stdout and "manifest.json" in built.stdout
+    assert (tmp_path / "cache" / "digests.json").is_file()  # an exit handler's work
+    wrong = printgen("build", "--paper", "a5")
+    assert wrong.returncode == 2 and "a5" in wrong.stderr and "Traceback" not in wrong.stderr
+    listed = printgen("list")
+    assert listed.returncode == 0 and "submarine-attack" in listed.stdout
+    piped = subprocess.run(
+        f"{sys.executable} -m printgen --root {ROOT} list | head -c 10",
+        shell=True,
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert piped.returncode == 0 and len(piped.stdout) == 10 and "Traceback" not in piped.stderr
