@@ -263,14 +263,7 @@ def test_the_command_ends_without_teardown_yet_as_sys_exit_would(tmp_path: Path)
     env = {**os.environ, "PRINTGEN_CACHE_DIR": str(tmp_path / "cache")}
 
     def printgen(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "printgen", "--root", str(ROOT), *args],
-            capture_output=True,
-            text=True,
-            cwd=ROOT,
-            env=env,
-            check=False,
-        )
+        return run_printgen(ROOT, *args, env=env)
 
     built = printgen(
         "build", "kill-shot", "--out", str(tmp_path / "out"), "--no-png", "--no-rulebook"

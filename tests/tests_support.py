@@ -51,12 +51,16 @@ def assert_other_addresses_refuse(port: int) -> None:
             socket.create_connection((own, port), timeout=1).close()
 
 
-def run_printgen(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """`printgen --root ROOT ARGS...` as a user runs it, in ROOT, output captured."""
+def run_printgen(
+    root: Path, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """`printgen --root ROOT ARGS...` as a user runs it, in ROOT, output captured (with
+    `env`, in that environment)."""
     return subprocess.run(
         [sys.executable, "-m", "printgen", "--root", str(root), *args],
         capture_output=True,
         text=True,
         cwd=root,
+        env=env,
         check=False,
     )
