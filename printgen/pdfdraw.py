@@ -332,11 +332,13 @@ class _Form(pdfdoc.PDFObject):  # type: ignore[misc]
     __RefOnly__ = 1
 
     def __init__(self, width: float, height: float, stream: bytes, compress: bool) -> None:
-        self.width, self.height, self.stream, self.compress = width, height, stream, compress
+        # Compressed now, not when the document is written: a deck's forms wait in memory
+        # until then, a third of the size this way.
+        self.width, self.height, self.compress = width, height, compress
+        self.stream = zlib.compress(stream) if compress else stream
 
     def format(self, document: Any) -> bytes:
-        plain = zlib.compress(self.stream) if self.compress else self.stream
-        content: bytes = document.encrypt.encode(plain)
+        content: bytes = document.encrypt.encode(self.stream)
         resources = getattr(document, "_printgen_form_resources", None)
         if resources is None:  # what PDFFormXObject gives a form: the fonts, every ProcSet
             dictionary = pdfdoc.PDFResourceDictionary()
