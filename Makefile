@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: all build test lint typecheck bench clean
+.PHONY: all build test lint typecheck kernels bench clean
 
 all: build
 
@@ -15,7 +15,13 @@ $(STAMP): pyproject.toml constraints.txt
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[dev]'
 	touch $(STAMP)
 
-build: $(STAMP)
+# The engines' kernels compiled with mypyc (a C compiler; without one, or after an edit until
+# the next `make`, the engines play the same kernels in Python, slower): nothing to do when
+# they are up to date.
+kernels: $(STAMP)
+	$(BIN)/python -m printgen.compile_kernels
+
+build: kernels
 	$(BIN)/printgen build
 
 lint: $(STAMP)
@@ -24,10 +30,10 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-test: lint typecheck
+test: lint typecheck kernels
 	$(BIN)/pytest -n 2 --dist loadgroup
 
-bench: $(STAMP)
+bench: kernels
 	$(BIN)/python bench/print.py
 	$(BIN)/python bench/build.py
 	$(BIN)/python bench/loop.py

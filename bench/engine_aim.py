@@ -24,6 +24,15 @@ def verdict(value: float, aim: float) -> str:
     return "PASS" if value >= aim else f"over x{aim / value:.1f}"
 
 
+def kernel_status(engine: Any) -> str | None:
+    """How `engine`'s kernel is played in this process (`rules_engine.native`: compiled, or
+    Python and why), or None for an engine with no compiled kernel."""
+    from rules_engine import native
+
+    source = type(engine).__module__.rsplit(".", 1)[0] + ".kernel"
+    return native.status(source) if source in native.KERNELS else None
+
+
 def report_actions(
     engine: Any, game_id: str, seconds: float, aim: float = AIM_ACTIONS_PER_S
 ) -> float:
@@ -31,12 +40,16 @@ def report_actions(
     `out/bench/engine-<game_id>.json` (keys `actions_per_s`, `aim_actions_per_s`, and the
     games per second and actions per game of that playout) and return actions per second."""
     per_second, games, per_game = actions_per_second(engine, seconds)
+    seeded, _games, _per_game = actions_per_second(engine, seconds / 2, seed_each_game=True)
     through, _games, _per_game = actions_per_second(engine, seconds / 2, generic=True)
+    kernel = kernel_status(engine)
     print(
         f"  actions applied per second per core (legal actions generated): "
         f"{per_second:,.0f}  aim {aim:,.0f}  {verdict(per_second, aim)}  "
         f"({games:,.1f} games/s, {per_game:,.0f} actions/game; "
+        f"a generator seeded for each game: {seeded:,.0f}; "
         f"through the protocol's loop: {through:,.0f})"
+        + (f"\n  kernel: {kernel}" if kernel else "")
     )
     out = ROOT / "out" / "bench"
     out.mkdir(parents=True, exist_ok=True)
@@ -45,9 +58,12 @@ def report_actions(
         "aim_actions_per_s": aim,
         "games_per_s": round(games, 2),
         "actions_per_game": round(per_game, 1),
+        "seeded_each_game_actions_per_s": round(seeded),
         "protocol_actions_per_s": round(through),
         "cpu_seconds": seconds,
     }
+    if kernel:
+        figures["kernel"] = kernel
     path = out / f"engine-{game_id}.json"
     path.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
     return per_second

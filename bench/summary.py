@@ -184,6 +184,20 @@ def main() -> None:
     print("Figures of this run against their aims (issue 18):")
     for label, value, aim, result in table:
         print(f"  {label:{width}}  {value:>18}  aim {aim:>18}  {result}")
+    kernels = kernel_notes(Path(sys.argv[1]) if len(sys.argv) > 1 else OUT)
+    if kernels:
+        print(f"  (engine kernels: {kernels})")
+
+
+def kernel_notes(out: Path) -> str:
+    """How the benchmarks played each engine's kernel (compiled or Python), in words."""
+    notes = []
+    for _title, game in ENGINES:
+        path = out / f"engine-{game}.json"
+        data = json.loads(path.read_text()) if path.is_file() else {}
+        if data.get("kernel"):
+            notes.append(f"{game} {data['kernel']}")
+    return "; ".join(notes)
 
 
 if __name__ == "__main__":

@@ -10,8 +10,14 @@
 - `examples`: replaying an in-memory worked example and reporting the first step and
   key that differ (printgen reads the files and places the report in them).
 - `registry`: which engine plays which game (`engine_for("submarine-attack")`).
+- `native`: the kernels of the search players' playouts compiled (mypyc) when the project is
+  set up, loaded in place of their Python modules while they match their sources.
 - One package per game, each with a map of its rooms in its `__init__`:
   `submarine_attack`, `squares2`, `subzero`, `susumuka_modoruka`, `kill_shot`.
 
 Only the standard library is imported here, and nothing from printgen (a test checks).
 """
+
+from rules_engine import native
+
+native.install()

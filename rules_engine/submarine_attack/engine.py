@@ -160,6 +160,13 @@ class SubmarineAttack(EngineBase):
         )
         self.face_set = frozenset(self.face_list)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the playouts' tables (made again at the first playout): the
+        compiled kernel's (`rules_engine.native`) are made only by calling their class."""
+        state = self.__dict__.copy()
+        state.pop("playout_tables", None)
+        return state
+
     @cached_property
     def playout_tables(self) -> PlayoutTables:
         """What the state's own `playout` keeps (`kernel.PlayoutTables`), made at the first

@@ -11,7 +11,7 @@ and the legality check of actions drawn legal, and what a game would make again 
   prefix found by bisection and the rest (with what the player sets aside) by index, so a
   drawn index is decoded without walking the arrangement tree;
 - the rolls: what each roll of up to five dice does, with its `Roll`, kept by the faces in
-  the order rolled (9,330 rolls of six faces);
+  the order rolled, read as the digits of a number (9,330 rolls of six faces);
 - which columns a set of sunk columns leaves afloat (`itertools.compress` picks them).
 
 The rules are the chapters' own (`attacks`, `torpedoes`, `round_end`, `first_player`,
@@ -65,6 +65,15 @@ _new_object = object.__new__
 _set_attribute = object.__setattr__
 
 Group = tuple[int, int, tuple[int, ...]]
+Rolled = tuple[
+    Roll,
+    tuple[int, ...],
+    int,
+    tuple[int, ...],
+    tuple[Group, ...],
+    tuple[Group, tuple[int, ...]] | None,
+]
+"""A roll kept (`PlayoutTables.rolled`): its `Roll`, its faces and what it does (`Effect`)."""
 Effect = tuple[int, tuple[int, ...], tuple[Group, ...], tuple[Group, tuple[int, ...]] | None]
 """What a roll does (`torpedoes.roll`): the column its only pair sinks when it does
 nothing else (else 0), the columns its pairs sink at once, the groups of three or more
@@ -121,22 +130,6 @@ class Unranker:
         return head + tail, spare
 
 
-class _Rolls(dict[tuple[int, ...], tuple[Any, ...]]):
-    """The rolls of up to `PlayoutTables.kept_dice` dice seen so far, by their faces less
-    one in the order rolled: the `Roll`, its faces and what it does (`Effect`)."""
-
-    __slots__ = ("tables",)
-
-    def __init__(self, tables: PlayoutTables) -> None:
-        super().__init__()
-        self.tables = tables
-
-    def __missing__(self, key: tuple[int, ...]) -> tuple[Any, ...]:
-        dice = tuple([d + 1 for d in key])
-        found = self[key] = (Roll(dice), dice, *self.tables.effect(dice))
-        return found
-
-
 class PlayoutTables:
     """What the playouts of one engine keep (`SubmarineAttack.playout_tables`): the
     placements' decoding, the `Start` of each player and the order of attacks they begin,
@@ -144,7 +137,7 @@ class PlayoutTables:
     `constants` holds what the playout reads of them and of the engine, in the order it
     unpacks them."""
 
-    __slots__ = ("constants", "effects", "g")
+    __slots__ = ("constants", "effects", "g", "rolls")
 
     def __init__(self, g: SubmarineAttack) -> None:
         self.g = g
@@ -156,6 +149,13 @@ class PlayoutTables:
             kept += 1
         # By the sorted faces: what a roll does.
         self.effects: dict[tuple[int, ...], Effect] = {}
+        # The rolls of up to `kept` dice seen so far (`rolled`): those of d dice from
+        # `bases[d]` on, by their faces less one read as the digits of a number, first die
+        # first (a number, not a tuple of the faces: no tuple to make and hash at every roll).
+        bases = [0] * (kept + 2)
+        for d in range(1, kept + 1):
+            bases[d + 1] = bases[d] + g.faces**d
+        self.rolls: list[Rolled | None] = [None] * bases[kept + 1]
         placements = ships.length * cards.length
         self.constants = (
             n,
@@ -189,7 +189,8 @@ class PlayoutTables:
             tuple(Start(p) for p in range(n)),
             tuple(tuple((first + i) % n for i in range(n)) for first in range(n)),
             kept,
-            _Rolls(self),
+            self.rolls,
+            tuple(bases),
             # By sunk columns (bit c: column c + 1), whether each column is afloat.
             tuple(
                 tuple(not sunk >> c & 1 for c in range(g.columns)) for sunk in range(1 << g.columns)
@@ -198,6 +199,19 @@ class PlayoutTables:
             # target per three dice for every attack, and who goes first), with one spare.
             n * g.actions_placed * (1 + max(g.card_dice.values()) // 3) + 3,
         )
+
+    def rolled(self, at: int, dice: int, number: int) -> Rolled:
+        """The roll of `dice` dice whose faces less one are the digits of `number` (first die
+        first), kept at `rolls[at]`."""
+        faces = self.g.faces
+        shown = []
+        for _ in range(dice):
+            number, face = divmod(number, faces)
+            shown.append(face + 1)
+        shown.reverse()
+        rolled = tuple(shown)
+        found = self.rolls[at] = (Roll(rolled), rolled, *self.effect(rolled))
+        return found
 
     def effect(self, dice: tuple[int, ...]) -> Effect:
         """What a roll showing `dice` does (`torpedoes.roll`), kept by its sorted faces."""
@@ -292,6 +306,7 @@ def playout(state: SubmarineAttackState, rng: random.Random, max_steps: int) -> 
         orders,
         kept_dice,
         rolls,
+        roll_bases,
         afloat,
         round_steps,
     ) = t.constants
@@ -365,30 +380,32 @@ def playout(state: SubmarineAttackState, rng: random.Random, max_steps: int) -> 
                 break
             if dice <= kept_dice:
                 if dice == 4:
-                    roll, last_roll, sink, sinks, big, one = rolls[
-                        int(rnd() * faces),
-                        int(rnd() * faces),
-                        int(rnd() * faces),
-                        int(rnd() * faces),
-                    ]
+                    number = (
+                        (int(rnd() * faces) * faces + int(rnd() * faces)) * faces
+                        + int(rnd() * faces)
+                    ) * faces + int(rnd() * faces)
                 elif dice == 3:
-                    roll, last_roll, sink, sinks, big, one = rolls[
-                        int(rnd() * faces), int(rnd() * faces), int(rnd() * faces)
-                    ]
+                    number = (int(rnd() * faces) * faces + int(rnd() * faces)) * faces + int(
+                        rnd() * faces
+                    )
                 elif dice == 5:
-                    roll, last_roll, sink, sinks, big, one = rolls[
-                        int(rnd() * faces),
-                        int(rnd() * faces),
-                        int(rnd() * faces),
-                        int(rnd() * faces),
-                        int(rnd() * faces),
-                    ]
+                    number = (
+                        (
+                            (int(rnd() * faces) * faces + int(rnd() * faces)) * faces
+                            + int(rnd() * faces)
+                        )
+                        * faces
+                        + int(rnd() * faces)
+                    ) * faces + int(rnd() * faces)
                 elif dice == 2:
-                    roll, last_roll, sink, sinks, big, one = rolls[
-                        int(rnd() * faces), int(rnd() * faces)
-                    ]
+                    number = int(rnd() * faces) * faces + int(rnd() * faces)
                 else:
-                    roll, last_roll, sink, sinks, big, one = rolls[(int(rnd() * faces),)]
+                    number = int(rnd() * faces)
+                at = roll_bases[dice] + number
+                found = rolls[at]
+                if found is None:
+                    found = t.rolled(at, dice, number)
+                roll, last_roll, sink, sinks, big, one = found
             else:
                 if dice == 7:
                     last_roll = (
@@ -534,7 +551,15 @@ def playout(state: SubmarineAttackState, rng: random.Random, max_steps: int) -> 
             if checked and len(history) >= stop:
                 break
             choices = pending[0][2]
-            column = choices[below(len(choices))]
+            m = len(choices)
+            if getrandbits is None:
+                column = choices[below(m)]
+            else:  # `_randbelow` as `rng.choice` draws it, without the method's frame
+                bits_m = m.bit_length()
+                k = getrandbits(bits_m)
+                while k >= m:
+                    k = getrandbits(bits_m)
+                column = choices[k]
             record(_tuple_new(Target, (attacker, column)))
             defender = left_of[attacker]
             mask = sunk[defender]

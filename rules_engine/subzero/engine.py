@@ -264,6 +264,18 @@ class Subzero(EngineBase):
         # The fast drivers' tables (`random_play.play_random`, `random_play.playout`).
         self.fast = kernel.Tables(self)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the fast drivers' tables, made anew when unpickled: they are what
+        playing fills in, and the compiled kernel's (`rules_engine.native`) are made only by
+        calling their class."""
+        state = self.__dict__.copy()
+        del state["fast"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.fast = kernel.Tables(self)
+
     # --- Engine protocol ---------------------------------------------------------------------
 
     def new_initial_state(self) -> SubzeroState:
