@@ -477,7 +477,9 @@ def playout(state: SubmarineAttackState, rng: random.Random, max_steps: int) -> 
             points = []
             survivors = []
             for p in players:
-                left = tuple(compress(ships[p], afloat[sunk[p]]))
+                mine = ships[p]
+                mask = sunk[p]
+                left = tuple(compress(mine, afloat[mask])) if mask else mine
                 survivors.append(left)
                 if end == ALL_SLOTS or p == sinker or (p != victim and others_score):
                     total = sum(left)
@@ -507,7 +509,10 @@ def playout(state: SubmarineAttackState, rng: random.Random, max_steps: int) -> 
             pending = []
             pending_pairs = ()
             dice = 0
-            top = max(scores)
+            top = scores[0]  # (`max`, without calling a builtin)
+            for score in scores:
+                if score > top:
+                    top = score
             if top >= target_points:
                 if scores.count(top) == 1:
                     winners = (scores.index(top),)
@@ -528,7 +533,10 @@ def playout(state: SubmarineAttackState, rng: random.Random, max_steps: int) -> 
             attacks = []
             slot = 0
             turn = 0
-            low = min(scores)
+            low = scores[0]
+            for score in scores:
+                if score < low:
+                    low = score
             if scores.count(low) == 1:
                 first = scores.index(low)
             elif tie_first == "janken":
