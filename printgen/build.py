@@ -417,12 +417,17 @@ def code_fingerprint() -> str:
     if not _code_print:
         import printgen
         import rules_engine
+        from rules_engine import native
 
         versions = installed_versions()
+        engine = Path(rules_engine.__file__).parent
+        # Not the kernels compiled from the engine's sources (`rules_engine.native`): they
+        # play the same games, and their bytes differ from one machine's compiler to another.
+        compiled = native.LIB.relative_to(engine.resolve()).parts
         _code_print.append(
             digest(
                 files_digest(Path(printgen.__file__).parent),
-                files_digest(Path(rules_engine.__file__).parent),
+                files_digest(engine, lambda rel: rel.parts[: len(compiled)] == compiled),
                 [versions.get(_dist_key(name), "-") for name in LIBRARIES],
             )
         )

@@ -125,3 +125,21 @@ def test_engines_pickle_with_either_kernel() -> None:
         state.playout(random.Random(4))
         copy.playout(random.Random(4))
         assert copy.history == state.history and copy.returns() == state.returns()
+
+
+def test_the_compiled_kernels_are_no_input_of_a_build(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The code's fingerprint (in every manifest, and the key of every cached picture) is
+    that of the engine's sources, not of what a machine's compiler made of them: a build is
+    the same with the kernels compiled or not."""
+    from printgen import build
+
+    monkeypatch.setattr(build, "_code_print", [])
+    before = build.code_fingerprint()
+    stray = native.LIB / "rules_engine" / f"kernel-{os.getpid()}.cpython-311-x86_64-linux-gnu.so"
+    stray.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        stray.write_bytes(b"another compiler's bytes")
+        monkeypatch.setattr(build, "_code_print", [])
+        assert build.code_fingerprint() == before
+    finally:
+        stray.unlink()
