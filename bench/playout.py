@@ -60,8 +60,8 @@ def actions_per_second(
     from one generator, seeded 0, as a search player's playouts do (`rules_engine.mcts` hands
     every playout the generator it was given); `seed_each_game`: a generator seeded 0, 1,
     2, ... for each game, which also times seeding a Mersenne Twister per game (about 5 us,
-    a tenth of a Submarine Attack game).  Returns (actions per CPU second, games per CPU
-    second, actions per game)."""
+    a fifth of a game of Submarine Attack with its compiled kernel).  Returns (actions per
+    CPU second, games per CPU second, actions per game)."""
     from rules_engine.core import generic_playout, playout
 
     play = generic_playout if generic else playout
