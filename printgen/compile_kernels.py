@@ -80,10 +80,11 @@ def compile_kernels(force: bool = False) -> None:
     finally:
         shutil.rmtree(build, ignore_errors=True)
     if run.returncode != 0:
-        tail = "\n".join((run.stdout + run.stderr).strip().splitlines()[-15:])
+        lines = (run.stdout + run.stderr).strip().splitlines()
+        errors = [line for line in lines if "error:" in line] or lines[-5:]
         print(
-            f"{tail}\nnote: the kernels could not be compiled (above); the engines play their "
-            "Python kernels: the same games, slower"
+            "\n".join(errors[-5:]) + "\nnote: the kernels could not be compiled (above); the "
+            "engines play their Python kernels: the same games, slower"
         )
         return
     for source, digest in todo.items():

@@ -85,8 +85,8 @@ def _load(source: str) -> tuple[ModuleType | None, str]:
         return None, "Python (not compiled: `make` compiles it)"
     try:
         kept = digest_file(source).read_text(encoding="ascii").strip()
-    except OSError:
-        kept = ""
+    except OSError:  # (a compile that failed leaves none)
+        return None, "Python (not compiled: `make` compiles it)"
     if kept != source_digest(source):
         return None, "Python (its sources changed since it was compiled: `make` compiles it)"
     loader = ExtensionFileLoader(source, str(path))
