@@ -143,3 +143,24 @@ def test_the_compiled_kernels_are_no_input_of_a_build(monkeypatch: pytest.Monkey
         assert build.code_fingerprint() == before
     finally:
         stray.unlink()
+
+
+def test_setting_up_compiles_only_kernels_whose_sources_changed(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`make` runs the compile step every time: with every kernel compiled from the sources
+    as they are, it starts no compiler; a kernel without its digest is compiled again."""
+    from printgen import compile_kernels
+
+    if not all(compile_kernels.up_to_date(k, native.source_digest(k)) for k in native.KERNELS):
+        pytest.skip("the kernels are not compiled here")
+
+    def no_compiler(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("a compiler was started")
+
+    monkeypatch.setattr(compile_kernels.subprocess, "run", no_compiler)
+    compile_kernels.compile_kernels()
+    monkeypatch.setattr(compile_kernels, "digest_file", lambda source: tmp_path / "none")
+    assert not compile_kernels.up_to_date(
+        native.KERNELS[0], native.source_digest(native.KERNELS[0])
+    )
