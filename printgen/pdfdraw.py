@@ -313,14 +313,46 @@ def ensure_form(c: Canvas, face: Face, made: set[str]) -> str:
 _NOT_PDFDOC = re.compile("[\x18-\x1f]")  # the ASCII characters PDFDocEncoding has not
 
 
+_reportlab_encoding = pdfdoc.pdfdocEnc
+_reportlab_name = pdfdoc.PDFName
+
+
 def pdfdoc_bytes(text: str) -> bytes:
-    """`pdfdoc.pdfdocEnc(text)`: a form's operators are ASCII, which PDFDocEncoding keeps
-    as they are but for eight control characters, and reportlab's codec (Python, a
-    character at a time) took a twentieth of a deck's build to say so."""
+    """`pdfdoc.pdfdocEnc(text)` as reportlab has it: a form's operators are ASCII, which
+    PDFDocEncoding keeps as they are but for eight control characters, and reportlab's codec
+    (Python, a character at a time) took a twentieth of a deck's build to say so."""
     if text.isascii() and not _NOT_PDFDOC.search(text):
         return text.encode("ascii")
-    encoded: bytes = pdfdoc.pdfdocEnc(text)
+    encoded: bytes = _reportlab_encoding(text)
     return encoded
+
+
+def _pdfdoc_encoding(x: Any) -> Any:
+    """reportlab's `pdfdoc.pdfdocEnc`, through which it writes every PDF object of a
+    document (names, numbers, keys): text the short way (`pdfdoc_bytes`), the same bytes."""
+    return pdfdoc_bytes(x) if isinstance(x, str) else x
+
+
+_pdf_names: dict[str, str] = {}
+
+
+def _pdf_name(data: Any, lo: str = "!", hi: str = "~") -> Any:
+    """reportlab's `pdfdoc.PDFName`, made for every key of every PDF dictionary it writes
+    (a Python loop a character at a time): each name made once."""
+    if not isinstance(data, str) or lo != "!" or hi != "~":
+        return _reportlab_name(data, lo, hi)
+    found = _pdf_names.get(data)
+    if found is None:
+        found = _reportlab_name(data)
+        if len(_pdf_names) < 4096:
+            _pdf_names[data] = found
+    return found
+
+
+# A card's page in cards.pdf and a sheet are mostly such objects: 400 pages of a deck with
+# backs spent 0.1 ms each in them.
+pdfdoc.pdfdocEnc = _pdfdoc_encoding
+pdfdoc.PDFName = _pdf_name
 
 
 class _Form(pdfdoc.PDFObject):  # type: ignore[misc]

@@ -101,17 +101,22 @@ def test_a_deck_of_more_faces_than_kept_is_compiled_once(
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.characters(max_codepoint=0x2FF), max_size=30))
 def test_pdfdoc_bytes_are_reportlabs(text: str) -> None:
-    """A form's operators encoded the short way give reportlab's bytes, or its error."""
+    """A form's operators encoded the short way (and every text reportlab writes into a PDF,
+    `pdfdoc.pdfdocEnc`) give reportlab's bytes (its codec), or its error; a name made once
+    is reportlab's name."""
     from reportlab.pdfbase import pdfdoc
 
-    from printgen.pdfdraw import pdfdoc_bytes
+    from printgen import pdfdraw
 
     try:
-        expected: bytes | type[Exception] = pdfdoc.pdfdocEnc(text)
+        expected: bytes | type[Exception] = text.encode("extpdfdoc")
     except UnicodeEncodeError:
         expected = UnicodeEncodeError
-    try:
-        got: bytes | type[Exception] = pdfdoc_bytes(text)
-    except UnicodeEncodeError:
-        got = UnicodeEncodeError
-    assert got == expected
+    for encode in (pdfdraw.pdfdoc_bytes, pdfdoc.pdfdocEnc):
+        try:
+            got: bytes | type[Exception] = encode(text)
+        except UnicodeEncodeError:
+            got = UnicodeEncodeError
+        assert got == expected
+    if text:
+        assert pdfdoc.PDFName(text) == pdfdoc.PDFName(text) == pdfdraw._reportlab_name(text)
