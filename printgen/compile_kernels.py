@@ -20,7 +20,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from rules_engine.native import KERNELS, LIB, compiled_file, digest_file, source_digest
+from rules_engine.native import KERNELS, LIB, digest_file, kept_digest, source_digest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -42,11 +42,7 @@ setup(
 
 def up_to_date(source: str, digest: str) -> bool:
     """`source` was compiled from these sources already."""
-    try:
-        kept = digest_file(source).read_text(encoding="ascii").strip()
-    except OSError:
-        return False
-    return kept == digest and compiled_file(source) is not None
+    return kept_digest(source) == digest
 
 
 def compile_kernels(force: bool = False) -> None:

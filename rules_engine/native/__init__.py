@@ -59,6 +59,17 @@ def digest_file(source: str) -> Path:
     return LIB.joinpath(*source.split(".")).with_suffix(".sha256")
 
 
+def kept_digest(source: str) -> str | None:
+    """The digest of the sources `source`'s compiled module was compiled from, or None when
+    there is no compiled module (or no digest beside it: a compile that failed leaves none)."""
+    if compiled_file(source) is None:
+        return None
+    try:
+        return digest_file(source).read_text(encoding="ascii").strip()
+    except OSError:
+        return None
+
+
 def source_files(source: str) -> list[Path]:
     """What a kernel (`rules_engine.<game>.kernel`) is compiled from, in order: the engine's
     shared modules (`rules_engine/*.py`) and every module of its game's package."""
@@ -80,12 +91,9 @@ def _load(source: str) -> tuple[ModuleType | None, str]:
     played, in words."""
     if os.environ.get(PURE_ENV, "") not in ("", "0"):
         return None, f"Python ({PURE_ENV} is set)"
+    kept = kept_digest(source)
     path = compiled_file(source)
-    if path is None:
-        return None, "Python (not compiled: `make` compiles it)"
-    try:
-        kept = digest_file(source).read_text(encoding="ascii").strip()
-    except OSError:  # (a compile that failed leaves none)
+    if kept is None or path is None:
         return None, "Python (not compiled: `make` compiles it)"
     if kept != source_digest(source):
         return None, "Python (its sources changed since it was compiled: `make` compiles it)"

@@ -160,7 +160,7 @@ def test_setting_up_compiles_only_kernels_whose_sources_changed(
 
     monkeypatch.setattr(compile_kernels.subprocess, "run", no_compiler)
     compile_kernels.compile_kernels()
-    monkeypatch.setattr(compile_kernels, "digest_file", lambda source: tmp_path / "none")
+    monkeypatch.setattr(native, "digest_file", lambda source: tmp_path / "none")
     assert not compile_kernels.up_to_date(
         native.KERNELS[0], native.source_digest(native.KERNELS[0])
     )
