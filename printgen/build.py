@@ -654,12 +654,8 @@ def plan_rulebooks(
     if r.rulebook is None:
         return None
     plan = BookPlan(rulebook_sources(project, r.game, opts), pictures=pictures)
-    old = [f for f in (previous.files.values() if previous else []) if f.get("kind") in BOOK_KINDS]
-    current = bool(old) and all(
-        f.get("sources_sha256") == plan.sources and previous and previous.intact(str(f["path"]))
-        for f in old
-    )
-    if current:
+    old = previous_books(previous)
+    if books_current(previous, plan.sources, check_files=True):
         plan.keep_all = True
         return plan
     if not opts.rulebooks or (examples.failing and not opts.draft):
@@ -706,6 +702,37 @@ def plan_rulebooks(
             job.future = submit(html, f"{r.game.id} ({edition})")
         plan.jobs.append(job)
     return plan
+
+
+def previous_books(previous: Previous | None) -> list[dict[str, Any]]:
+    """The rulebook files of the last build, as its manifest lists them."""
+    return [f for f in (previous.files.values() if previous else []) if f.get("kind") in BOOK_KINDS]
+
+
+def books_current(previous: Previous | None, sources: str, check_files: bool = False) -> bool:
+    """The last build's books were made from these sources (and, `check_files`, are still
+    as it wrote them): they need not even be assembled again."""
+    old = previous_books(previous)
+    return bool(old) and all(
+        f.get("sources_sha256") == sources
+        and previous is not None
+        and (not check_files or previous.intact(str(f["path"])))
+        for f in old
+    )
+
+
+def books_due(
+    project: Project, game: Game, opts: BuildOptions, out_root: Path, force: bool
+) -> bool:
+    """Whether building `game` will likely lay out rulebooks (a game with a book whose
+    sources changed since its last build): the build then starts its PDF worker processes
+    at once, to load WeasyPrint while it reads and draws the games."""
+    if not opts.rulebooks or not (game.folder / "rulebook" / "book.yaml").is_file():
+        return False
+    if force:
+        return True
+    previous = Previous(game_folder(out_root, game, opts))
+    return not books_current(previous, rulebook_sources(project, game, opts))
 
 
 def picture_uri() -> re.Pattern[str]:
@@ -1118,71 +1145,77 @@ def build(
             results.append(GameOutput(game.id, final, up_to_date=True))
         else:
             todo.append(game)
-    rendered = render_all(lib, todo, opts.lang, True, opts.strict)
-    if on_rendered:
-        on_rendered(rendered)
-    if opts.strict:  # warnings are errors: say so before the slow rulebook work
-        warned = [
-            w
-            for r in rendered
-            for w in r.warnings + (r.rulebook.stale_report() if r.rulebook else [])
-        ]
-        if warned:
-            raise ErrorList([PrintgenError(w) for w in warned])
-    out_root.mkdir(parents=True, exist_ok=True)
-    stagings: list[tuple[Path, Path]] = []
-    pools: list[ProcessPoolExecutor] = []  # started on the first book to make
-    pictures = Path(tempfile.mkdtemp(prefix=".pictures-", dir=out_root))
-
-    def submit(html: str, title: str) -> Any:
-        from printgen.rulebook.pdf import pdf_pool, render_pdf_pages
-
-        if opts.jobs <= 1:
-            return _Done(render_pdf_pages(html, lib.root, title, pictures))
-        if not pools:
-            pools.append(pdf_pool(opts.jobs))  # kept between builds by printgen watch
-        return pools[0].submit(_pdf_job, html, lib.root, title, pictures)
-
-    built: list[GameOutput] = []
+    pools: list[ProcessPoolExecutor] = []  # started on the first book to make, or before
     try:
-        plans = []
-        # Examples are checked and the books' HTML assembled here; the worker processes turn
-        # it into PDF (the slow part) while this process goes on to draw the sheets.
-        for r in rendered:
-            reset_budget()  # the book's templates: a budget of their own
-            final = game_folder(out_root, r.game, opts)
-            previous = None if force else Previous(final)
-            examples = check_examples(r.game, previous)
-            books = plan_rulebooks(project, lib, r, opts, previous, examples, pictures, submit)
-            plans.append((r, final, previous, examples, books))
-        for r, final, previous, examples, books in plans:
-            staging = Path(tempfile.mkdtemp(prefix=f".{r.game.id}.tmp-", dir=out_root))
-            stagings.append((staging, final))
-            result = write_game(
-                lib,
-                r,
-                opts,
-                staging,
-                report,
-                books,
-                prints[r.game.id],
-                previous,
-                examples,
-                faces_fingerprint(project, r.game),
-            )
-            before = Previous(final) if final.is_dir() else None
-            record_changes(before, result, staging)
-            result.source = r.game.folder
-            write_manifest(staging, result.manifest)
-            built.append(result)
-    except BaseException:
-        for staging, _final in stagings:
-            shutil.rmtree(staging, ignore_errors=True)
-        raise
+        if opts.jobs > 1 and any(books_due(project, g, opts, out_root, force) for g in todo):
+            from printgen.rulebook.pdf import pdf_pool
+
+            pools.append(pdf_pool(opts.jobs, started=True))
+        rendered = render_all(lib, todo, opts.lang, True, opts.strict)
+        if on_rendered:
+            on_rendered(rendered)
+        if opts.strict:  # warnings are errors: say so before the slow rulebook work
+            warned = [
+                w
+                for r in rendered
+                for w in r.warnings + (r.rulebook.stale_report() if r.rulebook else [])
+            ]
+            if warned:
+                raise ErrorList([PrintgenError(w) for w in warned])
+        out_root.mkdir(parents=True, exist_ok=True)
+        stagings: list[tuple[Path, Path]] = []
+        pictures = Path(tempfile.mkdtemp(prefix=".pictures-", dir=out_root))
+
+        def submit(html: str, title: str) -> Any:
+            from printgen.rulebook.pdf import pdf_pool, render_pdf_pages
+
+            if opts.jobs <= 1:
+                return _Done(render_pdf_pages(html, lib.root, title, pictures))
+            if not pools:
+                pools.append(pdf_pool(opts.jobs))  # kept between builds by printgen watch
+            return pools[0].submit(_pdf_job, html, lib.root, title, pictures)
+
+        built: list[GameOutput] = []
+        try:
+            plans = []
+            # Examples are checked and the books' HTML assembled here; the worker processes turn
+            # it into PDF (the slow part) while this process goes on to draw the sheets.
+            for r in rendered:
+                reset_budget()  # the book's templates: a budget of their own
+                final = game_folder(out_root, r.game, opts)
+                previous = None if force else Previous(final)
+                examples = check_examples(r.game, previous)
+                books = plan_rulebooks(project, lib, r, opts, previous, examples, pictures, submit)
+                plans.append((r, final, previous, examples, books))
+            for r, final, previous, examples, books in plans:
+                staging = Path(tempfile.mkdtemp(prefix=f".{r.game.id}.tmp-", dir=out_root))
+                stagings.append((staging, final))
+                result = write_game(
+                    lib,
+                    r,
+                    opts,
+                    staging,
+                    report,
+                    books,
+                    prints[r.game.id],
+                    previous,
+                    examples,
+                    faces_fingerprint(project, r.game),
+                )
+                before = Previous(final) if final.is_dir() else None
+                record_changes(before, result, staging)
+                result.source = r.game.folder
+                write_manifest(staging, result.manifest)
+                built.append(result)
+        except BaseException:
+            for staging, _final in stagings:
+                shutil.rmtree(staging, ignore_errors=True)
+            raise
+        finally:
+            shutil.rmtree(pictures, ignore_errors=True)
     finally:
         for pool in pools:
             pool.shutdown(cancel_futures=True)
-        shutil.rmtree(pictures, ignore_errors=True)
     for (staging, final), result in zip(stagings, built, strict=True):
         swap_in(staging, final)
         result.folder = final

@@ -4,12 +4,15 @@ replays, the PDF workers' picture streams."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
 
 from PIL import Image
 
+from printgen.build import BuildOptions, Project, books_due, game_folder, rulebook_sources
+from printgen.model import load_game
 from printgen.ops import Face, Rect, TextRun
 from printgen.rulebook.assemble import replayed_examples
 from printgen.rulebook.diagrams import (
@@ -140,3 +143,43 @@ def test_kept_pdf_workers_outlive_a_build_until_released() -> None:
         assert not isinstance(fresh, KeptPool)
     finally:
         fresh.shutdown()
+
+
+def test_a_build_starts_its_pdf_workers_early_only_for_books_it_will_lay_out(
+    tmp_path: Path,
+) -> None:
+    """The workers load WeasyPrint while the build reads and draws the games, when a book's
+    sources changed since the last build; not for books made from what they were."""
+    project = Project(ROOT)
+    game = load_game(project.components / "squares2")
+    opts = BuildOptions()
+    assert books_due(project, game, opts, tmp_path, force=False)  # never built
+    assert not books_due(project, game, BuildOptions(rulebooks=False), tmp_path, force=True)
+    folder = game_folder(tmp_path, game, opts)
+    folder.mkdir(parents=True)
+    sources = rulebook_sources(project, game, opts)
+    entries = [
+        {"path": "rulebook-ja.pdf", "kind": "rulebook", "sources_sha256": sources},
+        {"path": "player-aid-en.pdf", "kind": "player-aid", "sources_sha256": sources},
+        {"path": "sheets-a4.pdf", "kind": "sheets", "sources_sha256": "other"},
+    ]
+    (folder / "manifest.json").write_text(json.dumps({"files": entries}))
+    assert not books_due(project, game, opts, tmp_path, force=False)
+    assert books_due(project, game, opts, tmp_path, force=True)
+    entries[1]["sources_sha256"] = "the rules before an edit"
+    (folder / "manifest.json").write_text(json.dumps({"files": entries}))
+    assert books_due(project, game, opts, tmp_path, force=False)
+
+
+def test_pdf_workers_started_early_have_weasyprint_loaded() -> None:
+    pool = pdf_pool(2, started=True)
+    try:
+        assert all(pool.submit(_weasyprint_loaded).result() for _ in range(4))
+    finally:
+        pool.shutdown()
+
+
+def _weasyprint_loaded() -> bool:
+    import sys
+
+    return "weasyprint" in sys.modules and "weasyprint.layout" in sys.modules

@@ -21,6 +21,17 @@ The pages come out as WeasyPrint's last pass lays them out, from fewer passes: t
 bytes, but for one thing WeasyPrint got wrong: a target that moved to another page in its
 last pass kept its old number in the references to it (they were never told); now they
 follow it (the Japanese Susumuka & Modoruka book said 15 for a section on page 14).
+
+Page numbers from the last build (as LaTeX keeps them in its .aux file): a reference to a
+later page is laid out first with no number, then again once its target is placed; the
+contents page and every page that points forward were laid out twice, a fifth of all pages.
+`expect_pages` gives this process's next document the page counters each anchor had when
+the same book was laid out last (printgen keeps them in its cache folder, rulebook/pdf.py):
+references show them from the first layout, and a page is laid out again only where a
+target landed elsewhere. They are a guess and nothing more: a page is laid out until every
+reference shows its target's page, from a right guess, a wrong one or none, and the bytes
+are the same (tested with guesses off by one, random and absurd); `laid_out_pages` gives
+what the document's anchors ended with, for the next build.
 """
 
 from __future__ import annotations
@@ -31,6 +42,11 @@ from typing import Any
 WEASYPRINT_MAJOR = "70"  # the version whose internals this mends (constraints.txt)
 TARGET_COUNTERS = ("target-counter()", "target-counters()")
 PAGE_FREE = ("string", "leader()")  # content tokens that show no counter
+ANCHORS_LIMIT = 100_000  # anchors whose page counters are kept for a book
+
+PageCounters = dict[str, list[int]]
+_expected: list[dict[str, PageCounters]] = [{}]  # for the next document laid out here
+_collector: list[Any] = [None]  # the target collector of the document laid out last
 
 
 def resolve_page_references() -> None:
@@ -54,8 +70,11 @@ def resolve_page_references() -> None:
         for (box, css_token), lookup in self.counter_lookup_items.items():
             if css_token == "content":
                 _file_by_anchor(box, lookup)
+        expected, _expected[0] = _expected[0], {}
+        _expect(self, expected)
 
     def make_page_filled(context: Any, *args: Any, **kwargs: Any) -> Any:
+        _collector[0] = context.target_collector
         _fill_backward_references(context.target_collector)
         return make_page(context, *args, **kwargs)
 
@@ -63,6 +82,60 @@ def resolve_page_references() -> None:
     collector.cache_target_page_counters = _cache_target_page_counters
     collector.printgen_references = True
     page.make_page = make_page_filled
+
+
+def expect_pages(expected: dict[str, PageCounters]) -> None:
+    """The page counters (`laid_out_pages` of the same book laid out before) that the next
+    document laid out in this process starts its references with: a guess that saves a
+    second layout of the pages that point forward when it is right, and costs nothing more
+    than no guess when it is wrong."""
+    _expected[0] = expected
+
+
+def laid_out_pages() -> dict[str, PageCounters]:
+    """The page counters each anchor of the document laid out last ended with."""
+    collector, _collector[0] = _collector[0], None
+    if collector is None:
+        return {}
+    return {
+        name: {k: list(v) for k, v in item.cached_page_counter_values.items()}
+        for name, item in collector.target_lookup_items.items()
+        if item.state == "up-to-date" and item.cached_page_counter_values
+    }
+
+
+def valid_pages(data: object) -> dict[str, PageCounters]:
+    """`data` (read back from JSON) as anchors' page counters, or {} if it is not that."""
+    if not isinstance(data, dict) or len(data) > ANCHORS_LIMIT:
+        return {}
+    for name, counters in data.items():
+        if not (isinstance(name, str) and isinstance(counters, dict)):
+            return {}
+        for counter, values in counters.items():
+            if not (isinstance(counter, str) and isinstance(values, list)):
+                return {}
+            if not all(type(v) is int for v in values):
+                return {}
+    return data
+
+
+def _expect(collector: Any, expected: dict[str, PageCounters]) -> None:
+    """Give the anchors their expected page counters before the first page is laid out;
+    the references to them are filled in before their page is (_fill_backward_references)."""
+    if not expected:
+        return
+    named: dict[str, list[Any]] = {}
+    for (_box, css_token), lookup in collector.counter_lookup_items.items():
+        if css_token == "content":
+            for name in lookup.missing_target_counters:
+                named.setdefault(name, []).append(lookup)
+    for name, counters in expected.items():
+        item = collector.target_lookup_items.get(name)
+        if item is None or item.state != "up-to-date" or name not in named:
+            continue
+        item.cached_page_counter_values = copy.deepcopy(counters)
+        for lookup in named[name]:
+            lookup.pending = True
 
 
 def _anchor_names(box: Any) -> list[str] | None:

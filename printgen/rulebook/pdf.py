@@ -7,6 +7,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import io
+import json
 import logging
 import os
 import signal
@@ -18,13 +19,19 @@ from concurrent.futures import wait as wait_for
 from pathlib import Path
 from typing import Any
 
+from printgen.cache import cache_dir, keep_newest, read_entry, write_entry
 from printgen.errors import PrintgenError
 from printgen.jatext import WORD_JOINER, joined_phrases
 from printgen.layouts import LayoutLibrary
 from printgen.rulebook.assemble import AIDS, EDITIONS, rulebook_html
 from printgen.rulebook.book import Rulebook
 from printgen.rulebook.diagrams import PICTURE_SCHEME
-from printgen.rulebook.pagination import resolve_page_references
+from printgen.rulebook.pagination import (
+    expect_pages,
+    laid_out_pages,
+    resolve_page_references,
+    valid_pages,
+)
 
 
 class _WarningTrap(logging.Handler):
@@ -107,24 +114,61 @@ def render_pdf_pages(
     # out (the bytes do not depend on it).
     thresholds = gc.get_threshold()
     gc.set_threshold(max(thresholds[0], GC_THRESHOLD), *thresholds[1:])
+    expected = _last_pages(title)
+    expect_pages(expected)
     try:
         document = weasyprint.HTML(
             string=joined_phrases(html),
             base_url=str(layouts.resolve()),
             url_fetcher=_fetcher(layouts, pictures),
         ).render(**options)
+        laid_out = laid_out_pages()
         signatures = [_page_signature(page) for page in document.pages]
         pdf: bytes = document.write_pdf(**options)
     except (Exception, FatalURLFetchingError) as exc:  # the fatal fetch error is no Exception
         reason = exc.__cause__ if isinstance(exc, FatalURLFetchingError) and exc.__cause__ else exc
         raise PrintgenError(f"rulebook {title}: {reason}") from None
     finally:
+        expect_pages({})
         gc.set_threshold(*thresholds)
         logger.removeHandler(trap)
         logger.propagate = propagate
     if trap.messages:
         raise PrintgenError(f"rulebook {title}: WeasyPrint warned: {trap.messages[0]}")
+    if laid_out != expected:
+        _keep_pages(title, laid_out)
     return pdf, signatures
+
+
+# --- page numbers from the last build ---------------------------------------------------------
+
+PAGES_FOLDER = "book-pages"  # in printgen's cache folder: one file per book title
+PAGES_KEPT = 400  # books whose page numbers are kept (the newest used)
+
+
+def _pages_file(title: str) -> Path | None:
+    folder = cache_dir()
+    name = hashlib.sha256(title.encode()).hexdigest()[:32]
+    return folder / PAGES_FOLDER / f"{name}.json" if folder else None
+
+
+def _last_pages(title: str) -> dict[str, dict[str, list[int]]]:
+    """The page counters of the anchors of the book called `title` when it was laid out
+    last (pagination.expect_pages: a guess, which changes no byte of the PDF), or {}."""
+    data = read_entry(_pages_file(title))
+    if data is None:
+        return {}
+    try:
+        return valid_pages(json.loads(data))
+    except ValueError:
+        return {}
+
+
+def _keep_pages(title: str, pages: dict[str, dict[str, list[int]]]) -> None:
+    where = _pages_file(title)
+    if where is not None:
+        write_entry(where, json.dumps(pages, sort_keys=True).encode())
+        keep_newest(where.parent, PAGES_KEPT)
 
 
 def _page_signature(page: Any) -> str:
@@ -259,15 +303,22 @@ def _shared_stream(key: str, encode: Callable[[], bytes]) -> bytes:
 # --- worker processes kept between builds (printgen watch) ------------------------------------
 
 
-def _worker_start() -> None:
-    """A kept worker: Ctrl-C is for the watching process (which stops the workers), and
-    WeasyPrint is loaded before the first book comes."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    import weasyprint  # noqa: F401
-
+def _worker_warm() -> None:
+    """A worker loads WeasyPrint before the first book comes. A WeasyPrint that cannot be
+    loaded (no Pango) is left for the first book to report, as a build's error."""
+    try:
+        import weasyprint  # noqa: F401
+    except Exception:  # reported by render_pdf_pages (the first book), with what to do
+        return
     _keep_image_streams()
     resolve_page_references()
     gc.freeze()  # what is loaded stays: the cycle collector need not look at it again
+
+
+def _worker_start() -> None:
+    """A kept worker: Ctrl-C is for the watching process (which stops the workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _worker_warm()
 
 
 class KeptPool(ProcessPoolExecutor):
@@ -329,9 +380,14 @@ def release_pdf_workers() -> None:
         _kept.pop().close()
 
 
-def pdf_pool(jobs: int) -> ProcessPoolExecutor:
+def pdf_pool(jobs: int, started: bool = False) -> ProcessPoolExecutor:
     """The worker processes of one build: the kept ones (printgen watch), else new ones
-    that the build shuts down."""
+    that the build shuts down; `started`: new ones are started now, each loading WeasyPrint
+    (the build starts them before it reads and draws the games, which leaves a core idle)."""
     if _kept and not _kept[0].broken and _kept[0].jobs == jobs:
         return _kept[0]
-    return ProcessPoolExecutor(max_workers=jobs)
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_warm)
+    if started:
+        for _ in range(jobs):
+            pool.submit(_ready)
+    return pool
