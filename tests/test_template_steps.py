@@ -1,17 +1,23 @@
 """Templates' work is counted in steps (printgen/templating.py): each item a loop goes
 through, each call, weighed by the size of what it is handed. A template that asks for
 too much fails with the same message on every machine, however busy (the CI machine once
-failed a real game's cards when the bound was CPU time); what templates write is unchanged."""
+failed a real game's cards when the bound was CPU time); what templates write is unchanged.
+A template's code, compiled once and kept in the cache folder, is counted and sandboxed
+the same when it runs from there."""
 
 from __future__ import annotations
 
+import hashlib
+import marshal
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import jinja2
 import pytest
 
+from printgen import templating
 from printgen.templating import (
     MAX_STEPS,
     STEP_BUDGET,
@@ -120,3 +126,83 @@ def test_a_loop_over_a_missing_value_still_names_it() -> None:
     with pytest.raises(TemplateFailure) as failure:
         render("{% for x in values.dcie %}{{ x }}{% endfor %}", {"values": {"dice": [1]}})
     assert "'dcie'" in failure.value.message
+
+
+@pytest.fixture()
+def code_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """printgen's cache folder in `tmp_path`, nothing compiled in this process yet."""
+    monkeypatch.setenv("PRINTGEN_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(templating, "_kept_code", templating._KeptCode())
+    monkeypatch.setattr(templating, "_compiled", {})
+    compile_template.cache_clear()
+    yield tmp_path
+    compile_template.cache_clear()
+
+
+def checked(data: bytes) -> bytes:
+    """`data` as a cache entry whose digest holds (printgen.cache.write_entry)."""
+    return hashlib.sha256(data).digest() + data
+
+
+def _next_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the next run finds: the templates' code saved, nothing compiled in memory."""
+    templating._kept_code.save()
+    monkeypatch.setattr(templating, "_kept_code", templating._KeptCode())
+    monkeypatch.setattr(templating, "_compiled", {})
+    compile_template.cache_clear()
+
+
+def test_a_template_is_compiled_once_per_machine(
+    code_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source = "{% for i in range(n) %}{{ i * 2 }},{% endfor %}{{ name(x) }}"
+    data = {"n": 3, "x": "a", "name": str.upper}
+    assert render(source, data) == "0,2,4,A"
+    _next_process(monkeypatch)
+
+    def compiled_again(*_a: Any, **_k: Any) -> Any:
+        raise AssertionError("compiled again")
+
+    monkeypatch.setattr(templating.ENV, "compile", compiled_again)
+    assert render(source, data) == "0,2,4,A"
+    assert render(source, {**data, "n": 1}) == "0,A"
+
+
+@pytest.mark.parametrize("source", TOO_MUCH.values(), ids=list(TOO_MUCH))
+def test_a_template_run_from_the_cache_is_still_counted(
+    source: str, code_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with pytest.raises(TemplateFailure) as fresh:
+        render(source, {})
+    _next_process(monkeypatch)
+    reset_budget()
+    with pytest.raises(TemplateFailure) as kept:
+        render(source, {})
+    assert str(kept.value) == str(fresh.value)
+
+
+def test_a_template_run_from_the_cache_is_still_sandboxed(
+    code_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source = "{{ ''.__class__.__mro__ }}"
+    with pytest.raises(TemplateFailure, match="may not reach '__class__'") as fresh:
+        render(source, {})
+    _next_process(monkeypatch)
+    with pytest.raises(TemplateFailure) as kept:
+        render(source, {})
+    assert str(kept.value) == str(fresh.value)
+
+
+def test_a_damaged_code_file_is_compiled_anew(
+    code_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source = "{{ a + b }}"
+    assert render(source, {"a": 1, "b": 2}) == "3"
+    _next_process(monkeypatch)
+    (kept,) = (code_cache / "templates").iterdir()
+    for damage in (b"garbage", checked(marshal.dumps([1, 2])), checked(b"\x00")):
+        kept.write_bytes(damage)
+        monkeypatch.setattr(templating, "_kept_code", templating._KeptCode())
+        compile_template.cache_clear()
+        monkeypatch.setattr(templating, "_compiled", {})
+        assert render(source, {"a": 1, "b": 2}) == "3"
