@@ -35,7 +35,7 @@ from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import jinja2
 from jinja2 import meta, nodes
@@ -466,24 +466,29 @@ def compile_template(source: str) -> jinja2.Template:
     printgen's cache folder, as Jinja's own bytecode cache keeps a loaded template's):
     parsing and generating the code of the 920 texts and fields of the five games took a
     third of a second per build."""
-    code = _kept_code.get(source)
+    code = _kept_code.code(source)
     if code is None:
         code = ENV.compile(source)
-        _kept_code.put(source, code)
+        _kept_code.put(source, code=code)
     return ENV.template_class.from_code(ENV, code, ENV.make_globals(None), None)
 
 
+_Names = tuple[str, ...] | Literal[False]  # the names a template reads; False: it uses `random`
+
+
 class _KeptCode:
-    """Templates' compiled code by the digest of their source, in one file of the cache
-    folder for this Jinja, this Python and this module (which decides what code the sandbox
-    generates); read once, written when the process ends if it gained a template. The code
-    is what the sandbox's code generator made of the text: run from here it is bounded and
-    checked at every step as when it was compiled anew."""
+    """Templates' compiled code, and the data names each reads (`_names_read`), by the
+    digest of their source, in one file of the cache folder for this Jinja, this Python and
+    this module (which decides what code the sandbox generates); read once, written when
+    the process ends if it gained a template. The code is what the sandbox's code generator
+    made of the text: run from here it is bounded and checked at every step as when it was
+    compiled anew."""
 
     LIMIT = 20_000  # templates kept (the newest)
 
     def __init__(self) -> None:
         self.codes: dict[str, types.CodeType] | None = None
+        self.names: dict[str, _Names] = {}
         self.gained = False
 
     def _file(self) -> Path | None:
@@ -503,22 +508,44 @@ class _KeptCode:
             self.codes = {}
             data = read_entry(self._file())
             try:
-                kept = marshal.loads(data) if data else {}
+                kept = marshal.loads(data) if data else ()
             except (EOFError, ValueError, TypeError):
-                kept = {}
-            if isinstance(kept, dict):
-                self.codes = {
-                    k: v
-                    for k, v in kept.items()
-                    if isinstance(k, str) and isinstance(v, types.CodeType)
-                }
+                kept = ()
+            if isinstance(kept, tuple) and len(kept) == 2:
+                codes, names = kept
+                if isinstance(codes, dict) and isinstance(names, dict):
+                    self.codes = {
+                        k: v
+                        for k, v in codes.items()
+                        if isinstance(k, str) and isinstance(v, types.CodeType)
+                    }
+                    self.names = {
+                        k: v
+                        for k, v in names.items()
+                        if isinstance(k, str)
+                        and (
+                            v is False or (isinstance(v, tuple) and all(type(n) is str for n in v))
+                        )
+                    }
         return self.codes
 
-    def get(self, source: str) -> types.CodeType | None:
+    def code(self, source: str) -> types.CodeType | None:
         return self._load().get(_source_key(source))
 
-    def put(self, source: str, code: types.CodeType) -> None:
-        self._load()[_source_key(source)] = code
+    def read_names(self, source: str) -> _Names | None:
+        """The names `source` reads, False if it reads `random`, None if not known."""
+        self._load()
+        return self.names.get(_source_key(source))
+
+    def put(
+        self, source: str, code: types.CodeType | None = None, names: _Names | None = None
+    ) -> None:
+        self._load()
+        key = _source_key(source)
+        if code is not None:
+            self._load()[key] = code
+        if names is not None:
+            self.names[key] = names
         if not self.gained:
             self.gained = True
             atexit.register(self.save)
@@ -529,8 +556,9 @@ class _KeptCode:
         where = self._file()
         if where is None or self.codes is None:
             return
-        newest = dict(list(self.codes.items())[-self.LIMIT :])
-        write_entry(where, marshal.dumps(newest))
+        codes = dict(list(self.codes.items())[-self.LIMIT :])
+        names = dict(list(self.names.items())[-self.LIMIT :])
+        write_entry(where, marshal.dumps((codes, names)))
         keep_newest(where.parent, 8)  # other versions' files go
 
 
@@ -784,10 +812,13 @@ def _names_read(source: str) -> tuple[str, ...] | None:
     """The data names a (compiled) template reads, or None when its output may change
     with something other than them (the `random` filter)."""
     if source not in _read_names:
-        ast = ENV.parse(source)
-        uses_random = any(f.name == "random" for f in ast.find_all(nodes.Filter))
-        names = None if uses_random else tuple(sorted(meta.find_undeclared_variables(ast)))
-        _read_names[source] = names
+        kept = _kept_code.read_names(source)
+        if kept is None:
+            ast = ENV.parse(source)
+            uses_random = any(f.name == "random" for f in ast.find_all(nodes.Filter))
+            kept = False if uses_random else tuple(sorted(meta.find_undeclared_variables(ast)))
+            _kept_code.put(source, names=kept)
+        _read_names[source] = None if kept is False else kept
     return _read_names[source]
 
 

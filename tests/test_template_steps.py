@@ -164,6 +164,8 @@ def test_a_template_is_compiled_once_per_machine(
         raise AssertionError("compiled again")
 
     monkeypatch.setattr(templating.ENV, "compile", compiled_again)
+    monkeypatch.setattr(templating.ENV, "parse", compiled_again)  # nor read for its names
+    monkeypatch.setattr(templating, "_read_names", {})
     assert render(source, data) == "0,2,4,A"
     assert render(source, {**data, "n": 1}) == "0,A"
 
@@ -206,3 +208,15 @@ def test_a_damaged_code_file_is_compiled_anew(
         compile_template.cache_clear()
         monkeypatch.setattr(templating, "_compiled", {})
         assert render(source, {"a": 1, "b": 2}) == "3"
+
+
+def test_a_template_reading_random_is_never_reused_from_the_cache(
+    code_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source = "{{ [1, 2, 3] | random }}{{ x }}"
+    assert templating._names_read(source) is None
+    assert templating._names_read("{{ x }}{{ y.z }}") == ("x", "y")
+    _next_process(monkeypatch)
+    monkeypatch.setattr(templating, "_read_names", {})
+    assert templating._names_read(source) is None
+    assert templating._names_read("{{ x }}{{ y.z }}") == ("x", "y")
