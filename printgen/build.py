@@ -15,7 +15,7 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -162,7 +162,13 @@ def render_all(
 ) -> list[Rendered]:
     """Each game's faces (and rulebook, when asked), with its warnings (`strict`: they are
     to be reported as errors, so they do not say that --strict would make them one)."""
-    rendered = []
+    return list(render_each(lib, games, lang, rulebooks, strict))
+
+
+def render_each(
+    lib: LayoutLibrary, games: list[Game], lang: str, rulebooks: bool = False, strict: bool = False
+) -> Iterator[Rendered]:
+    """`render_all`, one game at a time."""
     for game in games:
         reset_budget()
         book = None
@@ -176,10 +182,7 @@ def render_all(
         undated = game.undated_warning()
         if undated and not strict:
             undated += " (--strict makes this an error)"
-        rendered.append(
-            Rendered(game, faces, book, ([undated] if undated else []) + report.lines())
-        )
-    return rendered
+        yield Rendered(game, faces, book, ([undated] if undated else []) + report.lines())
 
 
 @dataclass
@@ -1151,17 +1154,23 @@ def build(
             from printgen.rulebook.pdf import pdf_pool
 
             pools.append(pdf_pool(opts.jobs, started=True))
-        rendered = render_all(lib, todo, opts.lang, True, opts.strict)
-        if on_rendered:
-            on_rendered(rendered)
-        if opts.strict:  # warnings are errors: say so before the slow rulebook work
-            warned = [
-                w
-                for r in rendered
-                for w in r.warnings + (r.rulebook.stale_report() if r.rulebook else [])
-            ]
-            if warned:
-                raise ErrorList([PrintgenError(w) for w in warned])
+        # A game's faces are drawn and then its books' HTML is handed to the worker
+        # processes, game after game, so that they start on the first book early; with
+        # --strict (warnings are errors: say so before the slow rulebook work) and for
+        # printgen watch (which shows the faces at once), every game's faces come first.
+        each: Iterable[Rendered] = render_each(lib, todo, opts.lang, True, opts.strict)
+        if opts.strict or on_rendered:
+            each = list(each)
+            if on_rendered:
+                on_rendered(each)
+            if opts.strict:
+                warned = [
+                    w
+                    for r in each
+                    for w in r.warnings + (r.rulebook.stale_report() if r.rulebook else [])
+                ]
+                if warned:
+                    raise ErrorList([PrintgenError(w) for w in warned])
         out_root.mkdir(parents=True, exist_ok=True)
         stagings: list[tuple[Path, Path]] = []
         pictures = Path(tempfile.mkdtemp(prefix=".pictures-", dir=out_root))
@@ -1180,7 +1189,7 @@ def build(
             plans = []
             # Examples are checked and the books' HTML assembled here; the worker processes turn
             # it into PDF (the slow part) while this process goes on to draw the sheets.
-            for r in rendered:
+            for r in each:
                 reset_budget()  # the book's templates: a budget of their own
                 final = game_folder(out_root, r.game, opts)
                 previous = None if force else Previous(final)
