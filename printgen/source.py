@@ -7,10 +7,14 @@ line and column of every mapping key and value so a pydantic error location
 
 from __future__ import annotations
 
+import atexit
 import difflib
+import hashlib
+import marshal
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -78,7 +82,9 @@ def load_yaml(path: Path, inside: Sequence[Path] = ()) -> Document:
                 "game's YAML file may hold: split it or remove what does not belong",
                 Location(path, 1, 1),
             )
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
+        # as read_text reads it: universal newlines
+        text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
     except FileNotFoundError:
         raise PrintgenError("file not found", Location(path)) from None
     except IsADirectoryError:
@@ -90,12 +96,17 @@ def load_yaml(path: Path, inside: Sequence[Path] = ()) -> Document:
         ) from None
     except OSError as exc:
         raise PrintgenError(f"cannot read the file: {exc.strerror}", Location(path)) from None
+    kept = _kept_file(raw) if len(raw) >= KEPT_FROM_BYTES else None
+    doc = _kept_document(path, kept)
+    if doc is not None:
+        return doc
     loader = _Loader(text)
     try:
         root = loader.get_single_node()
         doc = Document(path, None)
         budget = _Budget()
         doc.data = _build(loader, root, (), doc, budget) if root is not None else None
+        _keep_document(doc, kept)
         return doc
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -106,6 +117,63 @@ def load_yaml(path: Path, inside: Sequence[Path] = ()) -> Document:
         raise PrintgenError(f"YAML error: {exc}", Location(path)) from None
     finally:
         loader.dispose()
+
+
+# --- files read before -------------------------------------------------------------------------
+#
+# A large file (a deck of hundreds of cards) takes libyaml and the walk above tens of
+# milliseconds; what they made of it is kept in printgen's cache folder by a digest of its
+# bytes (and of this module and PyYAML), and read back in a tenth of the time.  A file with
+# an error is never kept: it is read anew and reports its error each time.
+
+KEPT_FROM_BYTES = 8 * 1024  # smaller files are read faster than they are looked up
+KEPT_FILES = 2_000  # files kept in the cache folder (the newest used)
+_kept_written: list[bool] = []
+
+
+def _kept_file(raw: bytes) -> Path | None:
+    from printgen.cache import cache_dir
+
+    folder = cache_dir()
+    if folder is None:
+        return None
+    digest = hashlib.sha256(_code_salt())
+    digest.update(raw)
+    return folder / "yaml" / digest.hexdigest()
+
+
+@lru_cache(maxsize=1)
+def _code_salt() -> bytes:
+    return f"{yaml.__version__}\0{Path(__file__).read_text(encoding='utf-8')}\0".encode()
+
+
+def _kept_document(path: Path, kept: Path | None) -> Document | None:
+    from printgen.cache import read_entry
+
+    data = read_entry(kept) if kept is not None else None
+    if data is None:
+        return None
+    try:
+        value, places, key_places = marshal.loads(data)
+        doc = Document(path, value)
+        doc.places = {k: Location(path, line, column) for k, line, column in places}
+        doc.key_places = {k: Location(path, line, column) for k, line, column in key_places}
+    except (EOFError, ValueError, TypeError):
+        return None
+    return doc
+
+
+def _keep_document(doc: Document, kept: Path | None) -> None:
+    from printgen.cache import keep_newest, write_entry
+
+    if kept is None:
+        return
+    places = [(k, at.line, at.column) for k, at in doc.places.items()]
+    key_places = [(k, at.line, at.column) for k, at in doc.key_places.items()]
+    write_entry(kept, marshal.dumps((doc.data, places, key_places)))
+    if not _kept_written:
+        _kept_written.append(True)
+        atexit.register(keep_newest, kept.parent, KEPT_FILES)
 
 
 @dataclass

@@ -1,8 +1,10 @@
-"""The game model: Submarine Attack as the seed states it, and errors that point into the YAML."""
+"""The game model: Submarine Attack as the seed states it, errors that point into the YAML, and
+large YAML files read back from the cache folder as they were read."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -121,3 +123,73 @@ def test_unknown_deck_and_wrong_kind(tmp_path: Path) -> None:
     folder2 = _copy_with(other, "kind: card", "kind: cardd")
     with pytest.raises(PrintgenError, match=r"kind must be one of 'card', 'tile'"):
         load_game(folder2)
+
+
+def _deep_equal(a: Any, b: Any) -> bool:
+    """Equal values of equal types all the way down (1, 1.0 and True are told apart)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(_deep_equal(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_deep_equal(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+def test_a_large_yaml_file_read_again_comes_from_the_cache_as_it_was_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a large file was read as is kept in the cache folder by its bytes: read again,
+    the same values of the same types, at the same lines and columns; an edit reads anew."""
+    from printgen import source
+
+    monkeypatch.setenv("PRINTGEN_CACHE_DIR", str(tmp_path / "cache"))
+    lines = ["cards:"]
+    for i in range(200):
+        lines += [
+            f"  - id: c{i}",
+            f"    n: {i}",
+            f"    x: {i / 3}",
+            f"    ok: {'true' if i % 2 else 'no'}",
+            "    t: |",
+            f"      line {i}",
+            "      more",
+            f"    when: 2002-11-{1 + i % 28:02}",
+            "    none: ~",
+            f"    big: {10**30 + i}",
+            f'    text: "\\u3042 {i}"',
+        ]
+    path = tmp_path / "cards.yaml"
+    path.write_bytes("\r\n".join(lines).encode())  # Windows line ends, as an editor may save
+    assert path.stat().st_size >= source.KEPT_FROM_BYTES
+    first = load_yaml(path)
+    assert len(list((tmp_path / "cache" / "yaml").iterdir())) == 1
+
+    def parsed_again(*_a: Any) -> Any:
+        raise AssertionError("parsed again")
+
+    monkeypatch.setattr(source, "_Loader", parsed_again)
+    again = load_yaml(path)
+    assert _deep_equal(again.data, first.data)
+    assert again.places == first.places and again.key_places == first.key_places
+    assert again.where(("cards", 5, "n")) == first.where(("cards", 5, "n"))
+    monkeypatch.undo()
+    monkeypatch.setenv("PRINTGEN_CACHE_DIR", str(tmp_path / "cache"))
+    path.write_text(path.read_text().replace("n: 5", "n: -5"))
+    assert load_yaml(path).data["cards"][5]["n"] == -5
+
+
+def test_a_large_yaml_file_with_an_error_reports_it_every_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PRINTGEN_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "cards.yaml"
+    path.write_text(
+        "cards:\n"
+        + "".join(f"  - id: c{i}\n    n: {i}\n" for i in range(900))
+        + "  - id: c1\n    id: c2\n"
+    )
+    for _ in range(2):
+        with pytest.raises(PrintgenError, match="duplicate key 'id'"):
+            load_yaml(path)
+    assert not (tmp_path / "cache" / "yaml").exists()
