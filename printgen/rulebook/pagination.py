@@ -23,8 +23,8 @@ last pass kept its old number in the references to it (they were never told); no
 follow it (the Japanese Susumuka & Modoruka book said 15 for a section on page 14).
 
 Page numbers from the last build (as LaTeX keeps them in its .aux file): a reference to a
-later page is laid out first with no number, then again once its target is placed; the
-contents page and every page that points forward were laid out twice, a fifth of all pages.
+later page is laid out first showing 0, then again once its target is placed; the contents
+page and every page that points forward were laid out twice, a fifth of all pages.
 `expect_pages` gives this process's next document the page counters each anchor had when
 the same book was laid out last (printgen keeps them in its cache folder, rulebook/pdf.py):
 references show them from the first layout, and a page is laid out again only where a
@@ -87,8 +87,8 @@ def resolve_page_references() -> None:
 def expect_pages(expected: dict[str, PageCounters]) -> None:
     """The page counters (`laid_out_pages` of the same book laid out before) that the next
     document laid out in this process starts its references with: a guess that saves a
-    second layout of the pages that point forward when it is right, and costs nothing more
-    than no guess when it is wrong."""
+    second layout of the pages that point forward when it is right; when it is wrong, the
+    pages showing a wrong number are laid out again, as with no guess."""
     _expected[0] = expected
 
 
