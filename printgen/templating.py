@@ -35,7 +35,7 @@ from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, cast
 
 import jinja2
 from jinja2 import meta, nodes
@@ -477,89 +477,68 @@ _Names = tuple[str, ...] | Literal[False]  # the names a template reads; False: 
 
 
 class _KeptCode:
-    """Templates' compiled code, and the data names each reads (`_names_read`), by the
-    digest of their source, in one file of the cache folder for this Jinja, this Python and
-    this module (which decides what code the sandbox generates); read once, written when
-    the process ends if it gained a template. The code is what the sandbox's code generator
-    made of the text: run from here it is bounded and checked at every step as when it was
-    compiled anew."""
+    """Templates' compiled code, and the data names each reads (`_names_read`), kept in the
+    cache folder, a file each (a build reads only the templates it renders), named by the
+    digest of the source and of what makes the code (this Jinja, this Python and this module,
+    whose sandbox generates it). The code is what the sandbox's code generator made of the
+    text: run from here it is bounded and checked at every step as when compiled anew."""
 
-    LIMIT = 20_000  # templates kept (the newest)
+    LIMIT = 20_000  # files kept (the newest used)
 
     def __init__(self) -> None:
-        self.codes: dict[str, types.CodeType] | None = None
-        self.names: dict[str, _Names] = {}
-        self.gained = False
+        self.maker: str | None = None
+        self.written = False
 
-    def _file(self) -> Path | None:
+    def _file(self, source: str, kind: str) -> Path | None:
         from printgen.cache import cache_dir
 
         folder = cache_dir()
         if folder is None:
             return None
-        maker = hashlib.sha256(Path(__file__).read_bytes())
-        maker.update(f"{jinja2.__version__} {importlib.util.MAGIC_NUMBER.hex()}".encode())
-        return folder / "templates" / f"{maker.hexdigest()[:32]}.marshal"
+        if self.maker is None:
+            maker = hashlib.sha256(Path(__file__).read_bytes())
+            maker.update(f"{jinja2.__version__} {importlib.util.MAGIC_NUMBER.hex()}".encode())
+            self.maker = maker.hexdigest()[:16]
+        return folder / "templates" / f"{self.maker}-{_source_key(source)}.{kind}"
 
-    def _load(self) -> dict[str, types.CodeType]:
-        if self.codes is None:
-            from printgen.cache import read_entry
+    def _read(self, source: str, kind: str) -> Any:
+        from printgen.cache import read_entry
 
-            self.codes = {}
-            data = read_entry(self._file())
-            try:
-                kept = marshal.loads(data) if data else ()
-            except (EOFError, ValueError, TypeError):
-                kept = ()
-            if isinstance(kept, tuple) and len(kept) == 2:
-                codes, names = kept
-                if isinstance(codes, dict) and isinstance(names, dict):
-                    self.codes = {
-                        k: v
-                        for k, v in codes.items()
-                        if isinstance(k, str) and isinstance(v, types.CodeType)
-                    }
-                    self.names = {
-                        k: v
-                        for k, v in names.items()
-                        if isinstance(k, str)
-                        and (
-                            v is False or (isinstance(v, tuple) and all(type(n) is str for n in v))
-                        )
-                    }
-        return self.codes
+        data = read_entry(self._file(source, kind))
+        try:
+            return marshal.loads(data) if data else None
+        except (EOFError, ValueError, TypeError):
+            return None
+
+    def _write(self, source: str, kind: str, value: Any) -> None:
+        from printgen.cache import keep_newest, write_entry
+
+        where = self._file(source, kind)
+        if where is None:
+            return
+        write_entry(where, marshal.dumps(value))
+        if not self.written:
+            self.written = True
+            atexit.register(keep_newest, where.parent, self.LIMIT)
 
     def code(self, source: str) -> types.CodeType | None:
-        return self._load().get(_source_key(source))
+        code = self._read(source, "code")
+        return code if isinstance(code, types.CodeType) else None
 
     def read_names(self, source: str) -> _Names | None:
         """The names `source` reads, False if it reads `random`, None if not known."""
-        self._load()
-        return self.names.get(_source_key(source))
+        names = self._read(source, "names")
+        if names is False or (isinstance(names, tuple) and all(type(n) is str for n in names)):
+            return cast(_Names, names)
+        return None
 
     def put(
         self, source: str, code: types.CodeType | None = None, names: _Names | None = None
     ) -> None:
-        self._load()
-        key = _source_key(source)
         if code is not None:
-            self._load()[key] = code
+            self._write(source, "code", code)
         if names is not None:
-            self.names[key] = names
-        if not self.gained:
-            self.gained = True
-            atexit.register(self.save)
-
-    def save(self) -> None:
-        from printgen.cache import keep_newest, write_entry
-
-        where = self._file()
-        if where is None or self.codes is None:
-            return
-        codes = dict(list(self.codes.items())[-self.LIMIT :])
-        names = dict(list(self.names.items())[-self.LIMIT :])
-        write_entry(where, marshal.dumps((codes, names)))
-        keep_newest(where.parent, 8)  # other versions' files go
+            self._write(source, "names", names)
 
 
 def _source_key(source: str) -> str:
