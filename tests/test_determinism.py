@@ -58,3 +58,32 @@ def test_rulebooks_do_not_depend_on_the_system_font_subsetter(
     for edition in ("ja", "en", "ja-en"):
         name = f"{GAME}/rulebook-{edition}.pdf"
         assert (root / "as-is" / name).read_bytes() == (root / "without" / name).read_bytes()
+
+
+def test_a_folders_fingerprint_reads_its_files_by_name_and_bytes_only(tmp_path: Path) -> None:
+    """Every file below the folder, by its path and bytes, in the order of its path's parts;
+    not Python's caches nor an office program's lock file beside an open spreadsheet."""
+    from printgen.build import files_digest
+
+    folder = tmp_path / "game"
+    for rel, text in {
+        "a/b.yaml": "1",
+        "a-b.yaml": "2",
+        "a/c/d.csv": "3",
+        ".hidden": "4",
+    }.items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_text(text)
+    first = files_digest(folder)
+    for noise in ("__pycache__/x.pyc", "a/__pycache__/y.pyc", "~$cards.xlsx", "a/.~lock.t.csv#"):
+        (folder / noise).parent.mkdir(parents=True, exist_ok=True)
+        (folder / noise).write_text("noise")
+    (folder / "empty").mkdir()
+    assert files_digest(folder) == first
+    assert files_digest(folder, lambda rel: rel.parts[0] == "a") != first
+    (folder / "a" / "b.yaml").write_text("5")
+    assert files_digest(folder) != first
+    (folder / "a" / "b.yaml").write_text("1")
+    (folder / "a" / "b.yaml").rename(folder / "a" / "e.yaml")
+    assert files_digest(folder) != first
+    assert files_digest(tmp_path / "missing") == files_digest(folder / "empty")
