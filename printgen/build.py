@@ -1229,15 +1229,24 @@ def build(
             raise
         finally:
             shutil.rmtree(pictures, ignore_errors=True)
-    finally:
-        for pool in pools:
-            pool.shutdown(cancel_futures=True)
+    except BaseException:
+        _end_pools(pools, failed=True)
+        raise
+    _end_pools(pools, failed=False)
     for (staging, final), result in zip(stagings, built, strict=True):
         swap_in(staging, final)
         result.folder = final
     results.extend(built)
     order = {name: i for i, name in enumerate(names or [g.id for g in games])}
     return sorted(results, key=lambda r: order.get(r.game, 0))
+
+
+def _end_pools(pools: list[ProcessPoolExecutor], failed: bool) -> None:
+    if pools:
+        from printgen.rulebook.pdf import end_pool
+
+        for pool in pools:
+            end_pool(pool, failed)
 
 
 BASE = "changes/base-manifest.json"  # the manifest of the last settled build, while unsettled

@@ -7,8 +7,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import time
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from printgen.build import BuildOptions, Project, books_due, game_folder, rulebook_sources
@@ -183,3 +185,29 @@ def _weasyprint_loaded() -> bool:
     import sys
 
     return "weasyprint" in sys.modules and "weasyprint.layout" in sys.modules
+
+
+def _slow_warm_up() -> None:
+    time.sleep(60)
+
+
+def test_a_failing_build_stops_its_early_pdf_workers_at_once(
+    project_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A card's error ends the build as soon as it is found: the workers started to load
+    WeasyPrint (here: a minute) are stopped, not waited for, and none is left running."""
+    import multiprocessing
+
+    from printgen.build import build
+    from printgen.errors import ErrorList, PrintgenError
+    from printgen.rulebook import pdf
+
+    monkeypatch.setattr(pdf, "_worker_warm", _slow_warm_up)
+    marker = project_copy / "layouts" / "squares2" / "marker.yaml"
+    marker.write_text(marker.read_text().replace("{{ values.label }}", "{{ values.labell }}"))
+    start = time.monotonic()
+    with pytest.raises((PrintgenError, ErrorList), match="labell"):
+        build(Project(project_copy), ["squares2"], project_copy / "out", BuildOptions(jobs=2))
+    assert time.monotonic() - start < 30
+    assert multiprocessing.active_children() == []
+    assert not (project_copy / "out" / "squares2").exists()

@@ -380,6 +380,16 @@ def release_pdf_workers() -> None:
         _kept.pop().close()
 
 
+def end_pool(pool: ProcessPoolExecutor, failed: bool) -> None:
+    """The end of a build's use of `pool`: its jobs are done (or dropped); when the build
+    failed, its own worker processes are stopped at once (a worker still loading WeasyPrint
+    held a card's error back by a third of a second). printgen watch's kept workers stay."""
+    if failed and not isinstance(pool, KeptPool):
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.terminate()
+    pool.shutdown(cancel_futures=True)
+
+
 def pdf_pool(jobs: int, started: bool = False) -> ProcessPoolExecutor:
     """The worker processes of one build: the kept ones (printgen watch), else new ones
     that the build shuts down; `started`: new ones are started now, each loading WeasyPrint
