@@ -1156,6 +1156,7 @@ def build(
         else:
             todo.append(game)
     pools: list[ProcessPoolExecutor] = []  # started on the first book to make, or before
+    submitted: list[str] = []  # the books handed to them
     try:
         if opts.jobs > 1 and any(books_due(project, g, opts, out_root, force) for g in todo):
             from printgen.rulebook.pdf import pdf_pool
@@ -1189,6 +1190,7 @@ def build(
                 return _Done(render_pdf_pages(html, lib.root, title, pictures))
             if not pools:
                 pools.append(pdf_pool(opts.jobs))  # kept between builds by printgen watch
+            submitted.append(title)
             return pools[0].submit(_pdf_job, html, lib.root, title, pictures)
 
         built: list[GameOutput] = []
@@ -1230,9 +1232,9 @@ def build(
         finally:
             shutil.rmtree(pictures, ignore_errors=True)
     except BaseException:
-        _end_pools(pools, failed=True)
+        _end_pools(pools, at_once=True)
         raise
-    _end_pools(pools, failed=False)
+    _end_pools(pools, at_once=not submitted)  # workers started for books none of which changed
     for (staging, final), result in zip(stagings, built, strict=True):
         swap_in(staging, final)
         result.folder = final
@@ -1241,12 +1243,12 @@ def build(
     return sorted(results, key=lambda r: order.get(r.game, 0))
 
 
-def _end_pools(pools: list[ProcessPoolExecutor], failed: bool) -> None:
+def _end_pools(pools: list[ProcessPoolExecutor], at_once: bool) -> None:
     if pools:
         from printgen.rulebook.pdf import end_pool
 
         for pool in pools:
-            end_pool(pool, failed)
+            end_pool(pool, at_once)
 
 
 BASE = "changes/base-manifest.json"  # the manifest of the last settled build, while unsettled

@@ -380,11 +380,12 @@ def release_pdf_workers() -> None:
         _kept.pop().close()
 
 
-def end_pool(pool: ProcessPoolExecutor, failed: bool) -> None:
-    """The end of a build's use of `pool`: its jobs are done (or dropped); when the build
-    failed, its own worker processes are stopped at once (a worker still loading WeasyPrint
-    held a card's error back by a third of a second). printgen watch's kept workers stay."""
-    if failed and not isinstance(pool, KeptPool):
+def end_pool(pool: ProcessPoolExecutor, at_once: bool) -> None:
+    """The end of a build's use of `pool`: its jobs are done (or dropped); `at_once` (the
+    build failed, or had no book for them), its own worker processes are stopped, not waited
+    for (a worker still loading WeasyPrint held a card's error back by a third of a second).
+    printgen watch's kept workers stay."""
+    if at_once and not isinstance(pool, KeptPool):
         for process in list((getattr(pool, "_processes", None) or {}).values()):
             process.terminate()
     pool.shutdown(cancel_futures=True)
