@@ -128,6 +128,7 @@ def load_yaml(path: Path, inside: Sequence[Path] = ()) -> Document:
 
 KEPT_FROM_BYTES = 8 * 1024  # smaller files are read faster than they are looked up
 KEPT_FILES = 2_000  # files kept in the cache folder (the newest used)
+KEPT_BYTES = 256 * 2**20  # and the bytes they may hold together
 _kept_written: list[bool] = []
 
 
@@ -170,10 +171,14 @@ def _keep_document(doc: Document, kept: Path | None) -> None:
         return
     places = [(k, at.line, at.column) for k, at in doc.places.items()]
     key_places = [(k, at.line, at.column) for k, at in doc.key_places.items()]
-    write_entry(kept, marshal.dumps((doc.data, places, key_places)))
+    try:
+        payload = marshal.dumps((doc.data, places, key_places))
+    except ValueError:
+        return  # a value marshal cannot keep: the file is read anew next time
+    write_entry(kept, payload)
     if not _kept_written:
         _kept_written.append(True)
-        atexit.register(keep_newest, kept.parent, KEPT_FILES)
+        atexit.register(keep_newest, kept.parent, KEPT_FILES, KEPT_BYTES)
 
 
 @dataclass

@@ -484,6 +484,7 @@ class _KeptCode:
     text: run from here it is bounded and checked at every step as when compiled anew."""
 
     LIMIT = 20_000  # files kept (the newest used)
+    LIMIT_BYTES = 128 * 2**20  # and the bytes they may hold together
 
     def __init__(self) -> None:
         self.maker: str | None = None
@@ -519,7 +520,7 @@ class _KeptCode:
         write_entry(where, marshal.dumps(value))
         if not self.written:
             self.written = True
-            atexit.register(keep_newest, where.parent, self.LIMIT)
+            atexit.register(keep_newest, where.parent, self.LIMIT, self.LIMIT_BYTES)
 
     def code(self, source: str) -> types.CodeType | None:
         code = self._read(source, "code")

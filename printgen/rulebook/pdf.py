@@ -144,6 +144,7 @@ def render_pdf_pages(
 
 PAGES_FOLDER = "book-pages"  # in printgen's cache folder: one file per book title
 PAGES_KEPT = 400  # books whose page numbers are kept (the newest used)
+PAGES_KEPT_BYTES = 64 * 2**20  # and the bytes they may hold together
 
 
 def _pages_file(title: str) -> Path | None:
@@ -168,7 +169,7 @@ def _keep_pages(title: str, pages: dict[str, dict[str, list[int]]]) -> None:
     where = _pages_file(title)
     if where is not None:
         write_entry(where, json.dumps(pages, sort_keys=True).encode())
-        keep_newest(where.parent, PAGES_KEPT)
+        keep_newest(where.parent, PAGES_KEPT, PAGES_KEPT_BYTES)
 
 
 def _page_signature(page: Any) -> str:
