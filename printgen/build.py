@@ -8,6 +8,7 @@ previous output exactly as it was.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import math
@@ -1155,13 +1156,13 @@ def build(
             results.append(GameOutput(game.id, final, up_to_date=True))
         else:
             todo.append(game)
-    pools: list[ProcessPoolExecutor] = []  # started on the first book to make, or before
-    submitted: list[str] = []  # the books handed to them
+    workers = _BookWorkers(lib.root, opts.jobs)
+    stagings: list[tuple[Path, Path]] = []
+    built: list[GameOutput] = []
+    pictures: Path | None = None
     try:
-        if opts.jobs > 1 and any(books_due(project, g, opts, out_root, force) for g in todo):
-            from printgen.rulebook.pdf import pdf_pool
-
-            pools.append(pdf_pool(opts.jobs, started=True))
+        if any(books_due(project, g, opts, out_root, force) for g in todo):
+            workers.start()
         # A game's faces are drawn and then its books' HTML is handed to the worker
         # processes, game after game, so that they start on the first book early; with
         # --strict (warnings are errors: say so before the slow rulebook work) and for
@@ -1180,61 +1181,47 @@ def build(
                 if warned:
                     raise ErrorList([PrintgenError(w) for w in warned])
         out_root.mkdir(parents=True, exist_ok=True)
-        stagings: list[tuple[Path, Path]] = []
         pictures = Path(tempfile.mkdtemp(prefix=".pictures-", dir=out_root))
-
-        def submit(html: str, title: str) -> Any:
-            from printgen.rulebook.pdf import pdf_pool, render_pdf_pages
-
-            if opts.jobs <= 1:
-                return _Done(render_pdf_pages(html, lib.root, title, pictures))
-            if not pools:
-                pools.append(pdf_pool(opts.jobs))  # kept between builds by printgen watch
-            submitted.append(title)
-            return pools[0].submit(_pdf_job, html, lib.root, title, pictures)
-
-        built: list[GameOutput] = []
-        try:
-            plans = []
-            # Examples are checked and the books' HTML assembled here; the worker processes turn
-            # it into PDF (the slow part) while this process goes on to draw the sheets.
-            for r in each:
-                reset_budget()  # the book's templates: a budget of their own
-                final = game_folder(out_root, r.game, opts)
-                previous = None if force else Previous(final)
-                examples = check_examples(r.game, previous)
-                books = plan_rulebooks(project, lib, r, opts, previous, examples, pictures, submit)
-                plans.append((r, final, previous, examples, books))
-            for r, final, previous, examples, books in plans:
-                staging = Path(tempfile.mkdtemp(prefix=f".{r.game.id}.tmp-", dir=out_root))
-                stagings.append((staging, final))
-                result = write_game(
-                    lib,
-                    r,
-                    opts,
-                    staging,
-                    report,
-                    books,
-                    prints[r.game.id],
-                    previous,
-                    examples,
-                    faces_fingerprint(project, r.game),
-                )
-                before = Previous(final) if final.is_dir() else None
-                record_changes(before, result, staging)
-                result.source = r.game.folder
-                write_manifest(staging, result.manifest)
-                built.append(result)
-        except BaseException:
-            for staging, _final in stagings:
-                shutil.rmtree(staging, ignore_errors=True)
-            raise
-        finally:
-            shutil.rmtree(pictures, ignore_errors=True)
+        submit = functools.partial(workers.submit, pictures=pictures)
+        plans = []
+        # Examples are checked and the books' HTML assembled here; the worker processes turn
+        # it into PDF (the slow part) while this process goes on to draw the sheets.
+        for r in each:
+            reset_budget()  # the book's templates: a budget of their own
+            final = game_folder(out_root, r.game, opts)
+            previous = None if force else Previous(final)
+            examples = check_examples(r.game, previous)
+            books = plan_rulebooks(project, lib, r, opts, previous, examples, pictures, submit)
+            plans.append((r, final, previous, examples, books))
+        for r, final, previous, examples, books in plans:
+            staging = Path(tempfile.mkdtemp(prefix=f".{r.game.id}.tmp-", dir=out_root))
+            stagings.append((staging, final))
+            result = write_game(
+                lib,
+                r,
+                opts,
+                staging,
+                report,
+                books,
+                prints[r.game.id],
+                previous,
+                examples,
+                faces_fingerprint(project, r.game),
+            )
+            before = Previous(final) if final.is_dir() else None
+            record_changes(before, result, staging)
+            result.source = r.game.folder
+            write_manifest(staging, result.manifest)
+            built.append(result)
     except BaseException:
-        _end_pools(pools, at_once=True)
+        for staging, _final in stagings:
+            shutil.rmtree(staging, ignore_errors=True)
+        workers.end(failed=True)
         raise
-    _end_pools(pools, at_once=not submitted)  # workers started for books none of which changed
+    finally:
+        if pictures is not None:
+            shutil.rmtree(pictures, ignore_errors=True)
+    workers.end(failed=False)
     for (staging, final), result in zip(stagings, built, strict=True):
         swap_in(staging, final)
         result.folder = final
@@ -1243,12 +1230,41 @@ def build(
     return sorted(results, key=lambda r: order.get(r.game, 0))
 
 
-def _end_pools(pools: list[ProcessPoolExecutor], at_once: bool) -> None:
-    if pools:
-        from printgen.rulebook.pdf import end_pool
+class _BookWorkers:
+    """Where a build's books are laid out: in this process (`--jobs 1`), else in PDF worker
+    processes: printgen watch's kept ones, or the build's own, started on the first book or
+    at once (`start`: books are due, and the workers load WeasyPrint while the games are
+    read and drawn)."""
 
-        for pool in pools:
-            end_pool(pool, at_once)
+    def __init__(self, layouts: Path, jobs: int) -> None:
+        self.layouts = layouts
+        self.jobs = jobs
+        self.pool: ProcessPoolExecutor | None = None
+        self.used = False  # a book was handed to the pool
+
+    def start(self) -> None:
+        if self.jobs > 1 and self.pool is None:
+            from printgen.rulebook.pdf import pdf_pool
+
+            self.pool = pdf_pool(self.jobs, started=True)
+
+    def submit(self, html: str, title: str, pictures: Path) -> Any:
+        from printgen.rulebook.pdf import pdf_pool, render_pdf_pages
+
+        if self.jobs <= 1:
+            return _Done(render_pdf_pages(html, self.layouts, title, pictures))
+        if self.pool is None:
+            self.pool = pdf_pool(self.jobs)  # kept between builds by printgen watch
+        self.used = True
+        return self.pool.submit(_pdf_job, html, self.layouts, title, pictures)
+
+    def end(self, failed: bool) -> None:
+        """The build is over: the workers are stopped at once when it failed or had no
+        book for them, else when their books are done."""
+        if self.pool is not None:
+            from printgen.rulebook.pdf import end_pool
+
+            end_pool(self.pool, at_once=failed or not self.used)
 
 
 BASE = "changes/base-manifest.json"  # the manifest of the last settled build, while unsettled

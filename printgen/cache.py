@@ -100,6 +100,35 @@ def write_entry(path: Path | None, data: bytes) -> None:
         write_whole(path, hashlib.sha256(data).digest() + data)
 
 
+class KeptFolder:
+    """A folder of the cache folder whose entries (`read_entry`, `write_entry`) are named
+    by the caller, bounded in number and bytes: when the process ends, if it wrote one,
+    all but the newest used go (`keep_newest`)."""
+
+    def __init__(self, name: str, kept: int, kept_bytes: int) -> None:
+        self.name = name
+        self.kept = kept
+        self.kept_bytes = kept_bytes
+        self._trimmed: set[Path] = set()  # folders to trim when the process ends
+
+    def path(self, entry: str) -> Path | None:
+        """Where `entry` is kept, or None when there is no cache folder."""
+        folder = cache_dir()
+        return folder / self.name / entry if folder else None
+
+    def read(self, entry: str) -> bytes | None:
+        return read_entry(self.path(entry))
+
+    def write(self, entry: str, data: bytes) -> None:
+        where = self.path(entry)
+        if where is None:
+            return
+        write_entry(where, data)
+        if where.parent not in self._trimmed:
+            self._trimmed.add(where.parent)
+            atexit.register(keep_newest, where.parent, self.kept, self.kept_bytes)
+
+
 # --- file digests ------------------------------------------------------------------------------
 #
 # A build fingerprints what it is made from (the code, the layouts, the fonts: 18 MB) to know

@@ -7,7 +7,6 @@ line and column of every mapping key and value so a pydantic error location
 
 from __future__ import annotations
 
-import atexit
 import difflib
 import hashlib
 import marshal
@@ -21,6 +20,7 @@ from typing import Any, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from printgen.cache import KeptFolder
 from printgen.errors import ErrorList, Location, PrintgenError
 from printgen.files import check_inside
 
@@ -96,7 +96,7 @@ def load_yaml(path: Path, inside: Sequence[Path] = ()) -> Document:
         ) from None
     except OSError as exc:
         raise PrintgenError(f"cannot read the file: {exc.strerror}", Location(path)) from None
-    kept = _kept_file(raw) if len(raw) >= KEPT_FROM_BYTES else None
+    kept = _kept_name(raw) if len(raw) >= KEPT_FROM_BYTES else None
     doc = _kept_document(path, kept)
     if doc is not None:
         return doc
@@ -127,20 +127,13 @@ def load_yaml(path: Path, inside: Sequence[Path] = ()) -> Document:
 # an error is never kept: it is read anew and reports its error each time.
 
 KEPT_FROM_BYTES = 8 * 1024  # smaller files are read faster than they are looked up
-KEPT_FILES = 2_000  # files kept in the cache folder (the newest used)
-KEPT_BYTES = 256 * 2**20  # and the bytes they may hold together
-_kept_written: list[bool] = []
+_KEPT = KeptFolder("yaml", 2_000, 256 * 2**20)  # files kept, and the bytes they may hold
 
 
-def _kept_file(raw: bytes) -> Path | None:
-    from printgen.cache import cache_dir
-
-    folder = cache_dir()
-    if folder is None:
-        return None
+def _kept_name(raw: bytes) -> str:
     digest = hashlib.sha256(_code_salt())
     digest.update(raw)
-    return folder / "yaml" / digest.hexdigest()
+    return digest.hexdigest()
 
 
 @lru_cache(maxsize=1)
@@ -148,10 +141,8 @@ def _code_salt() -> bytes:
     return f"{yaml.__version__}\0{Path(__file__).read_text(encoding='utf-8')}\0".encode()
 
 
-def _kept_document(path: Path, kept: Path | None) -> Document | None:
-    from printgen.cache import read_entry
-
-    data = read_entry(kept) if kept is not None else None
+def _kept_document(path: Path, kept: str | None) -> Document | None:
+    data = _KEPT.read(kept) if kept is not None else None
     if data is None:
         return None
     try:
@@ -164,9 +155,7 @@ def _kept_document(path: Path, kept: Path | None) -> Document | None:
     return doc
 
 
-def _keep_document(doc: Document, kept: Path | None) -> None:
-    from printgen.cache import keep_newest, write_entry
-
+def _keep_document(doc: Document, kept: str | None) -> None:
     if kept is None:
         return
     places = [(k, at.line, at.column) for k, at in doc.places.items()]
@@ -175,10 +164,7 @@ def _keep_document(doc: Document, kept: Path | None) -> None:
         payload = marshal.dumps((doc.data, places, key_places))
     except ValueError:
         return  # a value marshal cannot keep: the file is read anew next time
-    write_entry(kept, payload)
-    if not _kept_written:
-        _kept_written.append(True)
-        atexit.register(keep_newest, kept.parent, KEPT_FILES, KEPT_BYTES)
+    _KEPT.write(kept, payload)
 
 
 @dataclass

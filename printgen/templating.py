@@ -20,7 +20,6 @@ Errors come out as `TemplateFailure`; callers add the piece and the file:line.
 
 from __future__ import annotations
 
-import atexit
 import difflib
 import hashlib
 import importlib
@@ -43,6 +42,7 @@ from jinja2.compiler import CodeGenerator, Frame
 from jinja2.runtime import LoopContext, Macro
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
+from printgen.cache import KeptFolder
 from printgen.errors import Location, PrintgenError
 
 MAX_TEXT = 100_000  # characters a template, or one value inside it, may produce
@@ -483,44 +483,24 @@ class _KeptCode:
     whose sandbox generates it). The code is what the sandbox's code generator made of the
     text: run from here it is bounded and checked at every step as when compiled anew."""
 
-    LIMIT = 20_000  # files kept (the newest used)
-    LIMIT_BYTES = 128 * 2**20  # and the bytes they may hold together
+    FOLDER = KeptFolder("templates", 20_000, 128 * 2**20)  # files kept, the bytes they hold
 
     def __init__(self) -> None:
         self.maker: str | None = None
-        self.written = False
 
-    def _file(self, source: str, kind: str) -> Path | None:
-        from printgen.cache import cache_dir
-
-        folder = cache_dir()
-        if folder is None:
-            return None
+    def _entry(self, source: str, kind: str) -> str:
         if self.maker is None:
             maker = hashlib.sha256(Path(__file__).read_bytes())
             maker.update(f"{jinja2.__version__} {importlib.util.MAGIC_NUMBER.hex()}".encode())
             self.maker = maker.hexdigest()[:16]
-        return folder / "templates" / f"{self.maker}-{_source_key(source)}.{kind}"
+        return f"{self.maker}-{_source_key(source)}.{kind}"
 
     def _read(self, source: str, kind: str) -> Any:
-        from printgen.cache import read_entry
-
-        data = read_entry(self._file(source, kind))
+        data = self.FOLDER.read(self._entry(source, kind))
         try:
             return marshal.loads(data) if data else None
         except (EOFError, ValueError, TypeError):
             return None
-
-    def _write(self, source: str, kind: str, value: Any) -> None:
-        from printgen.cache import keep_newest, write_entry
-
-        where = self._file(source, kind)
-        if where is None:
-            return
-        write_entry(where, marshal.dumps(value))
-        if not self.written:
-            self.written = True
-            atexit.register(keep_newest, where.parent, self.LIMIT, self.LIMIT_BYTES)
 
     def code(self, source: str) -> types.CodeType | None:
         code = self._read(source, "code")
@@ -537,9 +517,9 @@ class _KeptCode:
         self, source: str, code: types.CodeType | None = None, names: _Names | None = None
     ) -> None:
         if code is not None:
-            self._write(source, "code", code)
+            self.FOLDER.write(self._entry(source, "code"), marshal.dumps(code))
         if names is not None:
-            self._write(source, "names", names)
+            self.FOLDER.write(self._entry(source, "names"), marshal.dumps(names))
 
 
 def _source_key(source: str) -> str:

@@ -19,7 +19,7 @@ from concurrent.futures import wait as wait_for
 from pathlib import Path
 from typing import Any
 
-from printgen.cache import cache_dir, keep_newest, read_entry, write_entry
+from printgen.cache import KeptFolder
 from printgen.errors import PrintgenError
 from printgen.jatext import WORD_JOINER, joined_phrases
 from printgen.layouts import LayoutLibrary
@@ -143,20 +143,17 @@ def render_pdf_pages(
 # --- page numbers from the last build ---------------------------------------------------------
 
 PAGES_FOLDER = "book-pages"  # in printgen's cache folder: one file per book title
-PAGES_KEPT = 400  # books whose page numbers are kept (the newest used)
-PAGES_KEPT_BYTES = 64 * 2**20  # and the bytes they may hold together
+_PAGES = KeptFolder(PAGES_FOLDER, 400, 64 * 2**20)  # books kept, and the bytes they may hold
 
 
-def _pages_file(title: str) -> Path | None:
-    folder = cache_dir()
-    name = hashlib.sha256(title.encode()).hexdigest()[:32]
-    return folder / PAGES_FOLDER / f"{name}.json" if folder else None
+def _pages_entry(title: str) -> str:
+    return hashlib.sha256(title.encode()).hexdigest()[:32] + ".json"
 
 
 def _last_pages(title: str) -> dict[str, dict[str, list[int]]]:
     """The page counters of the anchors of the book called `title` when it was laid out
     last (pagination.expect_pages: a guess, which changes no byte of the PDF), or {}."""
-    data = read_entry(_pages_file(title))
+    data = _PAGES.read(_pages_entry(title))
     if data is None:
         return {}
     try:
@@ -166,10 +163,7 @@ def _last_pages(title: str) -> dict[str, dict[str, list[int]]]:
 
 
 def _keep_pages(title: str, pages: dict[str, dict[str, list[int]]]) -> None:
-    where = _pages_file(title)
-    if where is not None:
-        write_entry(where, json.dumps(pages, sort_keys=True).encode())
-        keep_newest(where.parent, PAGES_KEPT, PAGES_KEPT_BYTES)
+    _PAGES.write(_pages_entry(title), json.dumps(pages, sort_keys=True).encode())
 
 
 def _page_signature(page: Any) -> str:
