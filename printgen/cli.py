@@ -1056,10 +1056,13 @@ def command() -> None:
     # A build makes many small objects that live to its end (the game's data, each face's
     # drawing, the PDF's objects): with Python's default of a collection every 700 new
     # objects, the cycle collector took a tenth of a 200-card build and went through the
-    # same living objects again and again. Collect every 50,000 instead (as mypy does for
-    # its own long build); garbage cycles are still collected, a little later.
+    # same living objects again and again. Collect the young objects every 200,000 and the
+    # older ones 30 times less often, as mypy does for its own long build (every 50,000
+    # and 10 times less often still took 12-15 ms of a 200-card build, 3%); garbage cycles
+    # are still collected, a little later, and the peak memory of a 2,000-card build
+    # stayed within 1%.
     if _COMMAND["gc"] == "default":
-        gc.set_threshold(50_000, 10, 10)
+        gc.set_threshold(200_000, 30, 30)
         _COMMAND["gc"] = "tuned"
     status: object = 0
     try:

@@ -855,10 +855,6 @@ def component_files(folder: Path) -> Iterator[Path]:
 def _narration_errors(info: GameInfo, doc: Document) -> list[PrintgenError]:
     """A rule id listed twice, and a phrase template (or a clause title) that is not valid
     Jinja: reported when the game loads, not when a draft is first told."""
-    import jinja2
-
-    from printgen.templating import compile_template
-
     found = []
     seen: set[str] = set()
     for k, clause in enumerate(info.clauses):
@@ -879,9 +875,16 @@ def _narration_errors(info: GameInfo, doc: Document) -> list[PrintgenError]:
         for k, c in enumerate(info.clauses)
         for lang in ("ja", "en")
     ]
-    for key, source in places:
-        if "{" not in source:
-            continue  # plain text: Jinja reads it as it stands (most titles), no need to compile
+    # plain text: Jinja reads it as it stands (most titles), no need to compile (nor to load
+    # Jinja for a game without templated phrases)
+    templated = [(key, source) for key, source in places if "{" in source]
+    if not templated:
+        return found
+    import jinja2
+
+    from printgen.sandbox import compile_template
+
+    for key, source in templated:
         try:
             compile_template(source)
         except jinja2.TemplateSyntaxError as exc:

@@ -581,7 +581,7 @@ def live_names(layouts_root: Path) -> tuple[set[str], set[str]]:
     renders them), to check the reference lists every one."""
     from printgen.render import context
     from printgen.rulebook.text import TextContext
-    from printgen.templating import ENV
+    from printgen.sandbox import ENV
 
     with tempfile.TemporaryDirectory() as tmp:
         _lib, game = demo_project(layouts_root, Path(tmp))

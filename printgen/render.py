@@ -32,6 +32,7 @@ from printgen.templating import (
     data_view,
     evaluate,
     is_template,
+    pure_function,
     render,
     render_field,
     stable_type,
@@ -145,6 +146,7 @@ _PICKERS = {lang: _Picker(lang) for lang in LANG_CHOICES}
 # that reads only these, text and numbers is reused (the deck's colour on its cards).
 for _frozen in (Deck, GameInfo, Text, _Picker):
     stable_type(_frozen)
+pure_function(_Picker)  # `{{ t(name) }}` is read without Jinja (printgen/templating.py)
 
 
 def context(game: Game, piece: Piece, lang: str) -> dict[str, Any]:

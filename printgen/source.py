@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import importlib.util
 import marshal
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-import yaml
 from pydantic import BaseModel, ValidationError
 
 from printgen.cache import KeptFolder
@@ -26,21 +25,9 @@ from printgen.files import check_inside
 
 Key = tuple[str | int, ...]
 
-# libyaml's loader when PyYAML was built with it (three times faster), else the pure one.
-_Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_STR_TAG = "tag:yaml.org,2002:str"
 M = TypeVar("M", bound=BaseModel)
 
-# A game folder is untrusted: a file, and what its anchors and aliases expand to, are bounded.
-MAX_FILE_BYTES = 8 * 1024 * 1024
-MAX_NODES = 500_000
-MAX_DEPTH = 64
-
-_CORE = "tag:yaml.org,2002:"
-# The YAML core schema: strings, numbers, booleans, null, lists and mappings. PyYAML also
-# reads unquoted dates (`2002-11-02`); here they stay the text they are.
-_SCALAR_TAGS = {f"{_CORE}{t}" for t in ("str", "int", "float", "bool", "null")}
-_DATE_TAG = f"{_CORE}timestamp"
+MAX_FILE_BYTES = 8 * 1024 * 1024  # a game folder is untrusted: its files are bounded
 
 
 @dataclass
@@ -63,10 +50,6 @@ class Document:
     def where_key(self, key: Key) -> Location:
         """The place of a mapping key itself (for unknown keys)."""
         return self.key_places.get(key) or self.where(key)
-
-
-def _mark(path: Path, node: yaml.Node) -> Location:
-    return Location(path, node.start_mark.line + 1, node.start_mark.column + 1)
 
 
 def load_yaml(path: Path, inside: Sequence[Path] = ()) -> Document:
@@ -96,37 +79,26 @@ def load_yaml(path: Path, inside: Sequence[Path] = ()) -> Document:
         ) from None
     except OSError as exc:
         raise PrintgenError(f"cannot read the file: {exc.strerror}", Location(path)) from None
-    kept = _kept_name(raw) if len(raw) >= KEPT_FROM_BYTES else None
+    kept = _kept_name(raw)
     doc = _kept_document(path, kept)
     if doc is not None:
         return doc
-    loader = _Loader(text)
-    try:
-        root = loader.get_single_node()
-        doc = Document(path, None)
-        budget = _Budget()
-        doc.data = _build(loader, root, (), doc, budget) if root is not None else None
-        _keep_document(doc, kept)
-        return doc
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        where = Location(path, mark.line + 1, mark.column + 1) if mark else Location(path)
-        problem = exc.problem or exc.context or "invalid YAML"
-        raise PrintgenError(f"YAML syntax error: {problem}; fix the YAML here", where) from None
-    except yaml.YAMLError as exc:
-        raise PrintgenError(f"YAML error: {exc}", Location(path)) from None
-    finally:
-        loader.dispose()
+    from printgen.yamlparse import parse  # PyYAML is loaded only for a file not kept
+
+    doc = parse(path, text)
+    _keep_document(doc, kept)
+    return doc
 
 
 # --- files read before -------------------------------------------------------------------------
 #
-# A large file (a deck of hundreds of cards) takes libyaml and the walk above tens of
-# milliseconds; what they made of it is kept in printgen's cache folder by a digest of its
-# bytes (and of this module and PyYAML), and read back in a tenth of the time.  A file with
-# an error is never kept: it is read anew and reports its error each time.
+# A large file (a deck of hundreds of cards) takes libyaml and the walk of
+# printgen/yamlparse.py tens of milliseconds; what they made of it is kept in printgen's
+# cache folder by a digest of its bytes (and of the reading code and PyYAML), and read back
+# in a tenth of the time.  Small files are kept too: a build whose every file is kept never
+# loads PyYAML (7 ms of a build's start).  A file with an error is never kept: it is read
+# anew and reports its error each time.
 
-KEPT_FROM_BYTES = 8 * 1024  # smaller files are read faster than they are looked up
 _KEPT = KeptFolder("yaml", 2_000, 256 * 2**20)  # files kept, and the bytes they may hold
 
 
@@ -138,7 +110,13 @@ def _kept_name(raw: bytes) -> str:
 
 @lru_cache(maxsize=1)
 def _code_salt() -> bytes:
-    return f"{yaml.__version__}\0{Path(__file__).read_text(encoding='utf-8')}\0".encode()
+    """What the readings depend on besides the file: this module, the parser's and PyYAML's
+    own package file (which states its version), found without loading PyYAML."""
+    spec = importlib.util.find_spec("yaml")
+    package = Path(spec.origin).read_bytes() if spec and spec.origin else b"no PyYAML"
+    here = Path(__file__).parent
+    code = b"".join((here / name).read_bytes() for name in ("source.py", "yamlparse.py"))
+    return hashlib.sha256(package).digest() + code
 
 
 def _kept_document(path: Path, kept: str | None) -> Document | None:
@@ -165,88 +143,6 @@ def _keep_document(doc: Document, kept: str | None) -> None:
     except ValueError:
         return  # a value marshal cannot keep: the file is read anew next time
     _KEPT.write(kept, payload)
-
-
-@dataclass
-class _Budget:
-    """Values built so far: aliases may repeat a subtree, but not without end."""
-
-    nodes: int = 0
-
-
-def _check_tag(node: yaml.Node, path: Path) -> None:
-    tag = node.tag
-    allowed = (
-        tag == f"{_CORE}map"
-        if isinstance(node, yaml.MappingNode)
-        else tag == f"{_CORE}seq"
-        if isinstance(node, yaml.SequenceNode)
-        else tag in _SCALAR_TAGS or tag == _DATE_TAG
-    )
-    if not allowed:
-        name = tag.replace(_CORE, "!!") if tag.startswith(_CORE) else tag
-        raise PrintgenError(
-            f"YAML tag '{name}' is not allowed: game files are plain YAML (text, numbers, "
-            "true/false, null, lists and mappings); remove the tag",
-            _mark(path, node),
-        )
-
-
-def _build(
-    loader: yaml.SafeLoader, node: yaml.Node, key: Key, doc: Document, budget: _Budget
-) -> Any:
-    budget.nodes += 1
-    if budget.nodes > MAX_NODES:
-        raise PrintgenError(
-            f"the YAML expands to more than {MAX_NODES:,} values (anchors and aliases "
-            "repeated inside each other?): write the data out, or split the file",
-            _mark(doc.path, node),
-        )
-    if len(key) > MAX_DEPTH:
-        raise PrintgenError(
-            f"the YAML is nested more than {MAX_DEPTH} levels deep", _mark(doc.path, node)
-        )
-    _check_tag(node, doc.path)
-    doc.places[key] = _mark(doc.path, node)
-    if isinstance(node, yaml.MappingNode):
-        loader.flatten_mapping(node)
-        result: dict[Any, Any] = {}
-        for key_node, value_node in node.value:
-            if not isinstance(key_node, yaml.ScalarNode):
-                raise PrintgenError("mapping keys must be names", _mark(doc.path, key_node))
-            name = _scalar(loader, key_node, doc.path)
-            if not isinstance(name, str | int):
-                raise PrintgenError("mapping keys must be names", _mark(doc.path, key_node))
-            if name in result:
-                raise PrintgenError(
-                    f"duplicate key '{name}': each key may appear once in a mapping",
-                    _mark(doc.path, key_node),
-                )
-            doc.key_places[(*key, name)] = _mark(doc.path, key_node)
-            result[name] = _build(loader, value_node, (*key, name), doc, budget)
-        return result
-    if isinstance(node, yaml.SequenceNode):
-        return [_build(loader, item, (*key, i), doc, budget) for i, item in enumerate(node.value)]
-    return _scalar(loader, node, doc.path)
-
-
-def _scalar(loader: yaml.SafeLoader, node: yaml.Node, path: Path) -> Any:
-    tag = node.tag
-    if tag == _STR_TAG and isinstance(node, yaml.ScalarNode):
-        return node.value  # what the constructor makes of a text, without its bookkeeping
-    _check_tag(node, path)
-    if tag == _DATE_TAG:
-        return str(node.value)
-    try:
-        value = loader.construct_object(node, deep=True)
-        if isinstance(value, float) and not math.isfinite(value):
-            raise PrintgenError(
-                f"'{node.value}' is not a number a game can use: write a finite number",
-                _mark(path, node),
-            )
-        return value
-    except ValueError as exc:  # an integer of thousands of digits, say
-        raise PrintgenError(f"value cannot be read: {exc}", _mark(path, node)) from None
 
 
 def validate(model: type[M], doc: Document, data: Any = None, prefix: Key = ()) -> M:

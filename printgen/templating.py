@@ -16,33 +16,27 @@ a downloaded print-and-play).  They all render in one sandbox that:
   lies, and the closest known key.
 
 Errors come out as `TemplateFailure`; callers add the piece and the file:line.
+
+Jinja itself, and the sandbox built on it, are in printgen/sandbox.py, loaded by the first
+template that needs them: a template that only reads a value (`{{ values.colour }}`) or
+hands one to a function of printgen's (`{{ t(name) }}`) is read here, by the same rules
+(a deck of such cards is printed without loading Jinja, a tenth of a small build's time).
 """
 
 from __future__ import annotations
 
 import difflib
-import hashlib
 import importlib
-import importlib.util
-import marshal
 import re
 import signal
+import sys
 import threading
 import time
 import types
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
-from typing import Any, Literal, TypeVar, cast
+from typing import Any, TypeVar
 
-import jinja2
-from jinja2 import meta, nodes
-from jinja2.compiler import CodeGenerator, Frame
-from jinja2.runtime import LoopContext, Macro
-from jinja2.sandbox import ImmutableSandboxedEnvironment
-
-from printgen.cache import KeptFolder
 from printgen.errors import Location, PrintgenError
 
 MAX_TEXT = 100_000  # characters a template, or one value inside it, may produce
@@ -112,42 +106,6 @@ def data_view(value: Any, origin: Origin | None = None) -> Any:
     return value
 
 
-class MissingValue(jinja2.UndefinedError):
-    """An undefined value was used; carries what was looked up and in what."""
-
-    def __init__(self, message: Any) -> None:
-        super().__init__(str(message))
-        self.owner = getattr(message, "owner", None)
-        self.name = getattr(message, "name", None)
-
-
-class _Message(str):
-    owner: Any
-    name: Any
-
-
-class _Missing(jinja2.StrictUndefined):
-    """StrictUndefined whose error carries the object and the missing name."""
-
-    __slots__ = ()
-
-    def __init__(
-        self,
-        hint: str | None = None,
-        obj: Any = jinja2.utils.missing,
-        name: str | None = None,
-        exc: type[jinja2.TemplateRuntimeError] = MissingValue,
-    ) -> None:
-        super().__init__(hint, obj, name, exc)
-
-    @property
-    def _undefined_message(self) -> str:
-        message = _Message(self._undefined_hint or f"'{self._undefined_name}' is undefined")
-        message.owner = self._undefined_obj
-        message.name = self._undefined_name
-        return message
-
-
 def _describe(owner: Any) -> str:
     if isinstance(owner, dict):
         return "this mapping"
@@ -178,27 +136,6 @@ def keys_of(owner: Any) -> list[str]:
 def suggestion(name: str, known: list[str]) -> str:
     close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
     return f"; did you mean '{close[0]}'?" if close else ""
-
-
-def missing_message(exc: MissingValue, names: list[str]) -> tuple[str, Location | None]:
-    """What a user reads for an undefined value, and the data's place when it is known
-    (a component's values: the mistake is probably there, not in the layout)."""
-    name = str(exc.name)
-    owner = exc.owner
-    if owner is jinja2.utils.missing or isinstance(owner, jinja2.Undefined):
-        return f"unknown name '{name}'{suggestion(name, names)} (known: {', '.join(names)})", None
-    known = keys_of(owner)
-    listed = f" ({', '.join(known)})" if known else ""
-    origin = getattr(owner, "_origin", None) if isinstance(owner, DataDict) else None
-    if isinstance(origin, Origin):
-        noun = f"{origin.noun} '{name}'"
-        listed = f" (its {origin.noun}s: {', '.join(known)})" if known else ""
-        return f"{origin.label} has no {noun}{suggestion(name, known)}{listed}", origin.where
-    label = getattr(owner, "template_label", None)
-    if isinstance(label, str):
-        return f"{label} has no '{name}'{suggestion(name, known)}{listed}", None
-    keys = f" (keys: {', '.join(known)})" if known else ""
-    return f"no '{name}' in {_describe(owner)}{suggestion(name, known)}{keys}", None
 
 
 def _check_argument(value: Any) -> int:
@@ -288,7 +225,6 @@ class _Meter:
 
 
 _meters = threading.local()
-_MACROS = (Macro, LoopContext)
 _TOO_MANY_STEPS = (
     f"the template repeats its work more than {MAX_STEPS:,} times (loop items and calls): "
     "simplify its loops"
@@ -325,219 +261,6 @@ def _range(*args: int) -> range:
     if len(found) > MAX_RANGE:
         raise TemplateFailure(f"range() of {len(found):,} items (at most {MAX_RANGE:,})")
     return found
-
-
-class _BoundedCode(CodeGenerator):
-    """Template code whose `~` results are checked like every other operator's, and whose
-    loops count their items as steps."""
-
-    def visit_Concat(self, node: nodes.Concat, frame: Frame) -> None:
-        self.write("environment.bounded_text(")
-        super().visit_Concat(node, frame)
-        self.write(")")
-
-    def visit_For(self, node: nodes.For, frame: Frame) -> None:
-        # Jinja allows no node types of one's own: the loop's items are wrapped as they
-        # are written out (`visit` below).
-        self._loop_items = [*getattr(self, "_loop_items", []), node.iter]
-        super().visit_For(node, frame)
-
-    def visit(self, node: nodes.Node, *args: Any, **kwargs: Any) -> Any:
-        if any(node is items for items in getattr(self, "_loop_items", ())):
-            self.write("environment.counted(")
-            super().visit(node, *args, **kwargs)
-            self.write(")")
-            return None
-        return super().visit(node, *args, **kwargs)
-
-    def visit_Getitem(self, node: nodes.Getitem, frame: Frame) -> None:
-        if not isinstance(node.arg, nodes.Slice):  # others go through `getitem`
-            super().visit_Getitem(node, frame)
-            return
-        self.write("environment.sliced(")
-        super().visit_Getitem(node, frame)
-        self.write(")")
-
-    def visit_Operand(self, node: nodes.Operand, frame: Frame) -> None:
-        if node.op not in ("in", "notin"):
-            super().visit_Operand(node, frame)
-            return
-        # `x in items` goes through the items: as many steps
-        self.write(f" {'in' if node.op == 'in' else 'not in'} environment.searched(")
-        self.visit(node.expr, frame)
-        self.write(")")
-
-
-class ProjectSandbox(ImmutableSandboxedEnvironment):
-    """Jinja's immutable sandbox with bounded work (see the module's doc)."""
-
-    intercepted_binops = frozenset({"*", "**", "%", "+"})
-    code_generator_class = _BoundedCode
-
-    def __init__(self, **options: Any) -> None:
-        options.setdefault("autoescape", False)
-        super().__init__(undefined=_Missing, **options)
-        self.filters = {name: _bounded(f) for name, f in self.filters.items()}
-        # No lipsum (text without end), cycler, joiner or namespace (a namespace lets a loop
-        # grow a value step after step).
-        self.globals = {"range": _range, "dict": dict, "by_id": by_id}
-
-    def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
-        """A template's globals as one plain mapping, not Jinja's ChainMap over the
-        environment's: every render makes a context from them, and a ChainMap is slow to
-        go through (a tenth of a card's render). The environment's globals are set once,
-        above, and never changed after."""
-        return {**self.globals, **(d or {})}
-
-    def bounded_text(self, value: Any) -> Any:
-        """Every `a ~ b` of a template goes through here (see _BoundedCode)."""
-        if isinstance(value, str):
-            _spend(1 + len(value) // TEXT_PER_STEP)
-        return _check_result(value)
-
-    def counted(self, items: Any) -> Any:
-        """What a `for` loop goes through: each item a step (charged at once when the
-        number of items is known, else as they come)."""
-        meter = getattr(_meters, "meter", None)
-        if meter is None or isinstance(items, jinja2.Undefined):
-            return items
-        try:
-            size = len(items)
-        except TypeError:
-            return _one_by_one(items, meter)
-        _spend(size)
-        return items
-
-    def searched(self, items: Any) -> Any:
-        """The right side of every `in` of a template (see _BoundedCode)."""
-        _spend(1 + _weight(items))
-        return items
-
-    def sliced(self, found: Any) -> Any:
-        """Every `items[a:b]` of a template (a slice copies its items; see _BoundedCode)."""
-        _spend(1 + _weight(found))
-        return found
-
-    def call_binop(self, context: Any, operator_name: str, left: Any, right: Any) -> Any:
-        if operator_name == "**":
-            if (
-                isinstance(left, int)
-                and isinstance(right, int)
-                and right > 0
-                and max(left.bit_length(), 1) * right > MAX_INT_BITS
-            ):
-                raise TemplateFailure(f"{left} ** {right} is too large to compute")
-        elif operator_name == "*":
-            for seq, times in ((left, right), (right, left)):
-                if (
-                    isinstance(seq, str | list | tuple)
-                    and isinstance(times, int)
-                    and len(seq) * times > MAX_TEXT
-                ):
-                    raise TemplateFailure(
-                        f"repeating a value {times:,} times makes more than {MAX_TEXT:,} items"
-                    )
-        elif operator_name == "%" and isinstance(left, str):
-            _check_format(left)
-        result = _check_result(self.binop_table[operator_name](left, right))
-        _spend(1 + _weight(result))
-        return result
-
-    def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:
-        # a macro's call (a frame of its own, its arguments bound) costs a few steps
-        steps = MACRO_CALL if type(__obj) in _MACROS else 1
-        for value in (*args, *kwargs.values()):
-            steps += _check_argument(value)
-        _spend(steps)
-        if args and type(__obj) is LoopContext:  # `loop(children)` of a recursive loop
-            args = (__self.counted(args[0]), *args[1:])
-        owner = getattr(getattr(__obj, "__wrapped__", __obj), "__self__", None)
-        if isinstance(owner, str):
-            _check_format(owner)
-        return _check_result(super().call(__context, __obj, *args, **kwargs))
-
-
-ENV = ProjectSandbox()
-
-
-@lru_cache(maxsize=8192)
-def compile_template(source: str) -> jinja2.Template:
-    """The template of `source`, its Python code compiled by Jinja once per machine (kept in
-    printgen's cache folder, as Jinja's own bytecode cache keeps a loaded template's):
-    parsing and generating the code of the 920 texts and fields of the five games took
-    0.7 s of a build's CPU."""
-    code = _kept_code.code(source)
-    if code is None:
-        code = ENV.compile(source)
-        _kept_code.put(source, code=code)
-    return ENV.template_class.from_code(ENV, code, ENV.make_globals(None), None)
-
-
-_Names = tuple[str, ...] | Literal[False]  # the names a template reads; False: it uses `random`
-
-
-class _KeptCode:
-    """Templates' compiled code, and the data names each reads (`_names_read`), kept in the
-    cache folder, a file each (a build reads only the templates it renders), named by the
-    digest of the source and of what makes the code (this Jinja, this Python and this module,
-    whose sandbox generates it). The code is what the sandbox's code generator made of the
-    text: run from here it is bounded and checked at every step as when compiled anew."""
-
-    FOLDER = KeptFolder("templates", 20_000, 128 * 2**20)  # files kept, the bytes they hold
-
-    def __init__(self) -> None:
-        self.maker: str | None = None
-
-    def _entry(self, source: str, kind: str) -> str:
-        if self.maker is None:
-            maker = hashlib.sha256(Path(__file__).read_bytes())
-            maker.update(f"{jinja2.__version__} {importlib.util.MAGIC_NUMBER.hex()}".encode())
-            self.maker = maker.hexdigest()[:16]
-        return f"{self.maker}-{_source_key(source)}.{kind}"
-
-    def _read(self, source: str, kind: str) -> Any:
-        data = self.FOLDER.read(self._entry(source, kind))
-        try:
-            return marshal.loads(data) if data else None
-        except (EOFError, ValueError, TypeError):
-            return None
-
-    def code(self, source: str) -> types.CodeType | None:
-        code = self._read(source, "code")
-        return code if isinstance(code, types.CodeType) else None
-
-    def read_names(self, source: str) -> _Names | None:
-        """The names `source` reads, False if it reads `random`, None if not known."""
-        names = self._read(source, "names")
-        if names is False or (isinstance(names, tuple) and all(type(n) is str for n in names)):
-            return cast(_Names, names)
-        return None
-
-    def put(
-        self, source: str, code: types.CodeType | None = None, names: _Names | None = None
-    ) -> None:
-        if code is not None:
-            self.FOLDER.write(self._entry(source, "code"), marshal.dumps(code))
-        if names is not None:
-            self.FOLDER.write(self._entry(source, "names"), marshal.dumps(names))
-
-
-def _source_key(source: str) -> str:
-    return hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-_kept_code = _KeptCode()
-
-
-@lru_cache(maxsize=2048)
-def compile_expression(source: str) -> Any:
-    return ENV.compile_expression(source, undefined_to_none=False)
-
-
-# Templates already compiled, looked up without entering the guard (a compile that failed
-# is not kept, so it fails again, guarded, the next time).
-_compiled: dict[str, jinja2.Template] = {}
-_COMPILED_MAX = 8192
 
 
 def is_template(value: Any) -> bool:
@@ -591,6 +314,12 @@ def reset_budget() -> None:
     _spent["seconds"] = 0.0
 
 
+_TOO_MUCH_IN_ALL = (
+    f"the templates repeat their work more than {STEP_BUDGET:,} times in all "
+    "(loop items and calls): simplify their loops"
+)
+
+
 def _guarded(work: Callable[[], Any], data: dict[str, Any], counted: bool = True) -> Any:
     """Run `work` (a render of a template over `data`) under the deadline, its steps
     counted (`counted`: a compile is not the template's work), its failures as
@@ -611,10 +340,7 @@ def _guarded(work: Callable[[], Any], data: dict[str, Any], counted: bool = True
             _spent["steps"] += MAX_STEPS - meter.left
             _spent["seconds"] += time.perf_counter() - started
             if _spent["steps"] > STEP_BUDGET:
-                raise TemplateFailure(
-                    f"the templates repeat their work more than {STEP_BUDGET:,} times in all "
-                    "(loop items and calls): simplify their loops"
-                )
+                raise TemplateFailure(_TOO_MUCH_IN_ALL)
             if _spent["seconds"] > TIME_BUDGET:
                 raise TemplateFailure(
                     f"the templates have worked for more than {TIME_BUDGET:g} s in all: "
@@ -625,36 +351,30 @@ def _guarded(work: Callable[[], Any], data: dict[str, Any], counted: bool = True
         raise TemplateFailure(
             f"the template ran longer than {TIME_LIMIT:g} s: simplify its loops"
         ) from None
-    except MissingValue as exc:
-        names = sorted(data)
-        message, _where = missing_message(exc, names)
-        raise MissingFailure(message, exc, names) from None
-    except jinja2.exceptions.SecurityError as exc:
-        found = re.search(r"attribute '([^']+)'", str(exc))
-        what = f"'{found.group(1)}'" if found else "Python internals"
-        raise TemplateFailure(
-            f"refused: a template may not reach {what} (templates only read the game's data, "
-            "and change nothing)",
-            _template_line(exc),
-        ) from None
-    except jinja2.TemplateSyntaxError as exc:
-        raise TemplateFailure(f"template syntax error: {exc.message}", exc.lineno) from None
-    except jinja2.TemplateError as exc:
-        raise TemplateFailure(f"template error: {_plain(str(exc))}", _template_line(exc)) from None
+    except TemplateFailure:
+        raise
     except RecursionError:
         raise TemplateFailure("the template calls itself too deeply") from None
     except (ArithmeticError, ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
         raise TemplateFailure(f"template error: {_plain(str(exc))}", _template_line(exc)) from None
     except MemoryError:
         raise TemplateFailure("the template asked for more memory than a card needs") from None
+    except Exception as exc:
+        # Jinja's own errors (a missing value, a refused reach, a syntax error) can only
+        # come from a template Jinja ran: printgen/sandbox.py words them
+        jinja = sys.modules.get("printgen.sandbox")
+        failure = jinja.failure(exc, data) if jinja is not None else None
+        if failure is None:
+            raise
+        raise failure from None
 
 
 class MissingFailure(TemplateFailure):
     """An undefined value; `where` is the data's place when it is known."""
 
-    def __init__(self, message: str, exc: MissingValue, names: list[str]) -> None:
-        super().__init__(message, _template_line(exc))
-        self.where = missing_message(exc, names)[1]
+    def __init__(self, message: str, line: int, where: Location | None) -> None:
+        super().__init__(message, line)
+        self.where = where
 
 
 def _template_line(exc: BaseException) -> int:
@@ -679,35 +399,119 @@ def _plain(message: str) -> str:
     return _CLASS_NAMES.sub("this value", message) if " object" in message else message
 
 
-# `{{ name }}` or `{{ name.key.key }}`: most card templates (a deck's colour, a value) only
-# read a value.  Such a template is read here as its compiled code reads it (the sandbox's
-# `getattr`, then `str`), without making a template context for it.
+# `{{ name }}`, `{{ name.key.key }}` or `{{ f(name.key) }}`: most card templates (a deck's
+# colour, a value, a bilingual text in the face's language) only read a value, or hand it
+# to a function of printgen's (`t`).  Such a template is read here as its compiled code reads
+# it (the sandbox's rules for `.key`, the call's checks and steps, then `str`), without Jinja
+# and without making a template context for it.  Whatever this cannot tell (a missing value,
+# an internal name, a value other than text or a number, a call that fails) is left to the
+# full render, which gives Jinja's text or error.
 _LOOKUP = re.compile(r"\{\{-?\s*([A-Za-z_]\w*)((?:\.[A-Za-z_]\w*)*)\s*-?\}\}")
-_lookups: dict[str, tuple[str, tuple[str, ...]] | None] = {}
+_CALL = re.compile(r"\{\{-?\s*([A-Za-z_]\w*)\(\s*([A-Za-z_]\w*)((?:\.[A-Za-z_]\w*)*)\s*\)\s*-?\}\}")
+# Words that are not names in a Jinja expression
+_KEYWORDS = frozenset(
+    ["true", "false", "none", "True", "False", "None", "and", "or", "not", "in", "is", "if", "else"]
+)
+_Quick = tuple[str | None, str, tuple[str, ...]]  # the function, the name, its keys
+_lookups: dict[str, _Quick | None] = {}
+_LOOKUPS_MAX = 8192
+# Objects that are not attributes' owners a template may read (their attributes are the
+# sandbox's "internal" ones: a function's globals, a frame, ...)
+_INTERNAL_OWNERS = (
+    types.FunctionType,
+    types.MethodType,
+    types.BuiltinFunctionType,
+    type,
+    types.TracebackType,
+    types.FrameType,
+    types.CodeType,
+    types.GeneratorType,
+    types.CoroutineType,
+    types.AsyncGeneratorType,
+)
+_NOT_READ = object()
+
+
+def _quick_form(source: str) -> _Quick | None:
+    if source in _lookups:
+        return _lookups[source]
+    found: _Quick | None = None
+    match = _LOOKUP.fullmatch(source)
+    if match:
+        found = (None, match[1], tuple(match[2].split(".")[1:]))
+    else:
+        match = _CALL.fullmatch(source)
+        if match:
+            found = (match[1], match[2], tuple(match[3].split(".")[1:]))
+    if found is not None and (found[0] in _KEYWORDS or found[1] in _KEYWORDS):
+        found = None
+    if len(_lookups) < _LOOKUPS_MAX:
+        _lookups[source] = found
+    return found
+
+
+def _attribute(owner: Any, name: str) -> Any:
+    """`owner.name` as the sandbox reads it (the attribute, else the item), or `_NOT_READ`
+    when that is not a plain read: a name the sandbox refuses, nothing found, a method."""
+    if name.startswith("_") or isinstance(owner, _INTERNAL_OWNERS):
+        return _NOT_READ
+    try:
+        value = getattr(owner, name)
+    except AttributeError:
+        try:
+            return owner[name]
+        except Exception:
+            return _NOT_READ
+    except Exception:
+        return _NOT_READ
+    return _NOT_READ if callable(value) else value
 
 
 def _looked_up(source: str, data: dict[str, Any]) -> str | None:
-    """The template's text when it only reads a value that `data` holds, else None (the
-    template is rendered the whole way: a missing value's error, say)."""
-    if source in _lookups:
-        found = _lookups[source]
-    else:
-        match = _LOOKUP.fullmatch(source)
-        found = (match[1], tuple(match[2].split(".")[1:])) if match else None
-        if len(_lookups) < _COMPILED_MAX:
-            _lookups[source] = found
-    if found is None or found[0] not in data:
+    """The template's text when it only reads a value that `data` holds, or hands it to a
+    function of printgen's (`pure_function`), else None (the template is rendered the
+    whole way: a missing value's error, say)."""
+    found = _quick_form(source)
+    if found is None or found[1] not in data:
         return None
-    value = data[found[0]]
-    for key in found[1]:
-        value = ENV.getattr(value, key)
-    if isinstance(value, jinja2.Undefined) or type(value) not in _PLAIN_OUTPUT:
+    function_name, name, keys = found
+    value = data[name]
+    for key in keys:
+        value = _attribute(value, key)
+        if value is _NOT_READ:
+            return None
+    steps = 0
+    if function_name is not None:
+        function: Any = data.get(function_name)
+        if type(function) not in _PURE_FUNCTIONS:
+            return None
+        steps = 1 + _check_argument(value)  # the sandbox's call: the same checks and steps
+        try:
+            value = function(value)
+        except Exception:
+            return None
+        _check_result(value)
+    if type(value) not in _PLAIN_OUTPUT:
         return None
     text = str(value)
-    return text if len(text) <= MAX_TEXT else None
+    if len(text) > MAX_TEXT:
+        return None
+    if steps:
+        _spent["steps"] += steps
+        if _spent["steps"] > STEP_BUDGET:
+            raise TemplateFailure(_TOO_MUCH_IN_ALL)
+    return text
 
 
 _PLAIN_OUTPUT = (str, int, float, bool)  # values whose text is their `str`, as Jinja's
+_PURE_FUNCTIONS: set[type] = set()
+
+
+def pure_function(cls: type[T]) -> type[T]:
+    """Mark a class of printgen's whose objects templates call (`t`), as functions of their
+    argument alone that change nothing: `{{ t(name) }}` is then read without Jinja."""
+    _PURE_FUNCTIONS.add(cls)
+    return cls
 
 
 def render(source: str, data: dict[str, Any]) -> str:
@@ -717,35 +521,15 @@ def render(source: str, data: dict[str, Any]) -> str:
     quick = _looked_up(source, data)
     if quick is not None:
         return quick
-    # Compiling (once per source) is not the template's work: only rendering is counted.
-    template = _compiled.get(source)
-    if template is None:
-        template = _guarded(lambda: compile_template(source), data, counted=False)
-        if len(_compiled) >= _COMPILED_MAX:
-            _compiled.clear()
-        _compiled[source] = template
-    key = _memo_key(source, data)
-    if key is not None:
-        found = _rendered.get(key[0])
-        if found is not None and all(a is b for a, b in zip(found[0], key[1], strict=True)):
-            return found[1]
+    text: str = _jinja().render(source, data)
+    return text
 
-    def work() -> str:
-        total = 0
-        parts: list[str] = []
-        for chunk in template.generate(data):
-            total += len(chunk)
-            if total > MAX_TEXT:
-                raise TemplateFailure(f"the template makes more than {MAX_TEXT:,} characters")
-            parts.append(chunk)
-        return "".join(parts)
 
-    result: str = _guarded(work, data)
-    if key is not None and len(result) <= _RENDERED_TEXT:
-        if len(_rendered) >= _RENDERED_MAX:
-            _rendered.clear()
-        _rendered[key[0]] = (key[1], result)
-    return result
+def _jinja() -> types.ModuleType:
+    """printgen/sandbox.py: Jinja and the sandbox, loaded by the first template needing them."""
+    from printgen import sandbox
+
+    return sandbox
 
 
 # Memoized renders. A template reading only values that never change once made (text,
@@ -755,7 +539,6 @@ def render(source: str, data: dict[str, Any]) -> str:
 # identity is not reused while its entry lives. Failures are not kept (they fail again).
 _STABLE_TYPES: set[type] = {str, int, float, bool, type(None)}
 _SCALARS = (str, int, float, bool, type(None))
-_read_names: dict[str, tuple[str, ...] | None] = {}
 _rendered: dict[tuple[Any, ...], tuple[tuple[Any, ...], str]] = {}
 _RENDERED_MAX = 20_000
 _RENDERED_TEXT = 4_096  # characters: a longer text is made again (the memo stays small)
@@ -768,47 +551,9 @@ def stable_type(cls: type[T]) -> type[T]:
     return cls
 
 
-def _names_read(source: str) -> tuple[str, ...] | None:
-    """The data names a (compiled) template reads, or None when its output may change
-    with something other than them (the `random` filter)."""
-    if source not in _read_names:
-        kept = _kept_code.read_names(source)
-        if kept is None:
-            ast = ENV.parse(source)
-            uses_random = any(f.name == "random" for f in ast.find_all(nodes.Filter))
-            kept = False if uses_random else tuple(sorted(meta.find_undeclared_variables(ast)))
-            _kept_code.put(source, names=kept)
-        _read_names[source] = None if kept is False else kept
-    return _read_names[source]
-
-
-def _memo_key(source: str, data: dict[str, Any]) -> tuple[tuple[Any, ...], tuple[Any, ...]] | None:
-    """The key of a render in `_rendered` and the objects it was made from, or None when
-    the render may not be reused (it reads a value that may change, or a missing one)."""
-    names = _names_read(source)
-    if names is None:
-        return None
-    parts: list[Any] = [source]
-    objects: list[Any] = []
-    for name in names:
-        if name not in data:
-            return None
-        value = data[name]
-        kind = type(value)
-        if kind not in _STABLE_TYPES:
-            return None
-        if kind in _SCALARS:
-            # 1, 1.0 and True are equal as keys but render differently: the type is kept too
-            parts.append((kind, value))
-        else:
-            parts.append((kind, id(value)))
-            objects.append(value)
-    return tuple(parts), tuple(objects)
-
-
 def evaluate(source: str, data: dict[str, Any]) -> Any:
     """Evaluate a Jinja expression (`each:`), bounded and sandboxed like `render`."""
-    expression = _guarded(lambda: compile_expression(source), data, counted=False)
+    expression = _guarded(lambda: _jinja().compile_expression(source), data, counted=False)
     return _guarded(lambda: expression(data), data)
 
 

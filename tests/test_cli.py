@@ -224,7 +224,7 @@ def test_a_read_only_output_folder_is_one_line_and_exit_1(
 
 
 def test_the_command_tunes_the_cycle_collector_a_caller_of_main_keeps_its_own() -> None:
-    """The `printgen` process collects cycles every 50,000 new objects and leaves what the
+    """The `printgen` process collects young cycles every 200,000 new objects and leaves what the
     imports made out of its collections; a program calling `main` in its own process (as
     these tests do) keeps the collector as it set it."""
     import gc
@@ -248,7 +248,7 @@ def test_the_command_tunes_the_cycle_collector_a_caller_of_main_keeps_its_own() 
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )
-    assert done.stdout.splitlines()[-1] == "50000 True"
+    assert done.stdout.splitlines()[-1] == "200000 True"
 
 
 def test_the_command_ends_without_teardown_yet_as_sys_exit_would(tmp_path: Path) -> None:

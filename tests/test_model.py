@@ -3,6 +3,7 @@ large YAML files read back from the cache folder as they were read."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -141,7 +142,7 @@ def test_a_large_yaml_file_read_again_comes_from_the_cache_as_it_was_read(
 ) -> None:
     """What a large file was read as is kept in the cache folder by its bytes: read again,
     the same values of the same types, at the same lines and columns; an edit reads anew."""
-    from printgen import source
+    from printgen import yamlparse
 
     monkeypatch.setenv("PRINTGEN_CACHE_DIR", str(tmp_path / "cache"))
     lines = ["cards:"]
@@ -161,14 +162,13 @@ def test_a_large_yaml_file_read_again_comes_from_the_cache_as_it_was_read(
         ]
     path = tmp_path / "cards.yaml"
     path.write_bytes("\r\n".join(lines).encode())  # Windows line ends, as an editor may save
-    assert path.stat().st_size >= source.KEPT_FROM_BYTES
     first = load_yaml(path)
     assert len(list((tmp_path / "cache" / "yaml").iterdir())) == 1
 
     def parsed_again(*_a: Any) -> Any:
         raise AssertionError("parsed again")
 
-    monkeypatch.setattr(source, "_Loader", parsed_again)
+    monkeypatch.setattr(yamlparse, "_Loader", parsed_again)
     again = load_yaml(path)
     assert _deep_equal(again.data, first.data)
     assert again.places == first.places and again.key_places == first.key_places
@@ -177,6 +177,36 @@ def test_a_large_yaml_file_read_again_comes_from_the_cache_as_it_was_read(
     monkeypatch.setenv("PRINTGEN_CACHE_DIR", str(tmp_path / "cache"))
     path.write_text(path.read_text().replace("n: 5", "n: -5"))
     assert load_yaml(path).data["cards"][5]["n"] == -5
+
+
+def test_a_game_whose_files_were_all_read_before_is_loaded_without_pyyaml(
+    tmp_path: Path,
+) -> None:
+    """Every YAML file's reading is kept, small ones too: once a game and the layouts were
+    read, loading them again needs no YAML parser (PyYAML is not even loaded), and gives
+    the same data."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, json\n"
+        "from pathlib import Path\n"
+        "from printgen.layouts import load_library\n"
+        "from printgen.model import load_game\n"
+        f"lib = load_library(Path({str(ROOT / 'layouts')!r}))\n"
+        f"game = load_game(Path({str(ROOT / 'components' / 'subzero')!r}))\n"
+        "print(json.dumps(['yaml' in sys.modules, len(game.pieces), sorted(lib.presets.sizes)]))\n"
+    )
+    env = {**__import__("os").environ, "PRINTGEN_CACHE_DIR": str(tmp_path / "cache")}
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+        ).stdout.splitlines()[-1]
+        for _ in range(2)
+    ]
+    first, again = (json.loads(r) for r in runs)
+    assert first[0] is True and again[0] is False
+    assert first[1:] == again[1:] and again[1] > 0
 
 
 def test_a_large_yaml_file_with_an_error_reports_it_every_time(

@@ -17,12 +17,12 @@ from typing import Any
 import jinja2
 import pytest
 
-from printgen import templating
+from printgen import sandbox
+from printgen.sandbox import compile_template
 from printgen.templating import (
     MAX_STEPS,
     STEP_BUDGET,
     TemplateFailure,
-    compile_template,
     render,
     reset_budget,
 )
@@ -132,8 +132,8 @@ def test_a_loop_over_a_missing_value_still_names_it() -> None:
 def code_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """printgen's cache folder in `tmp_path`, nothing compiled in this process yet."""
     monkeypatch.setenv("PRINTGEN_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(templating, "_kept_code", templating._KeptCode())
-    monkeypatch.setattr(templating, "_compiled", {})
+    monkeypatch.setattr(sandbox, "_kept_code", sandbox._KeptCode())
+    monkeypatch.setattr(sandbox, "_compiled", {})
     compile_template.cache_clear()
     yield tmp_path
     compile_template.cache_clear()
@@ -147,8 +147,8 @@ def checked(data: bytes) -> bytes:
 def _next_process(monkeypatch: pytest.MonkeyPatch) -> None:
     """What the next run finds: the templates' code in the cache folder, nothing compiled in
     memory."""
-    monkeypatch.setattr(templating, "_kept_code", templating._KeptCode())
-    monkeypatch.setattr(templating, "_compiled", {})
+    monkeypatch.setattr(sandbox, "_kept_code", sandbox._KeptCode())
+    monkeypatch.setattr(sandbox, "_compiled", {})
     compile_template.cache_clear()
 
 
@@ -163,9 +163,9 @@ def test_a_template_is_compiled_once_per_machine(
     def compiled_again(*_a: Any, **_k: Any) -> Any:
         raise AssertionError("compiled again")
 
-    monkeypatch.setattr(templating.ENV, "compile", compiled_again)
-    monkeypatch.setattr(templating.ENV, "parse", compiled_again)  # nor read for its names
-    monkeypatch.setattr(templating, "_read_names", {})
+    monkeypatch.setattr(sandbox.ENV, "compile", compiled_again)
+    monkeypatch.setattr(sandbox.ENV, "parse", compiled_again)  # nor read for its names
+    monkeypatch.setattr(sandbox, "_read_names", {})
     assert render(source, data) == "0,2,4,A"
     assert render(source, {**data, "n": 1}) == "0,A"
 
@@ -195,9 +195,9 @@ def test_a_damaged_code_file_is_compiled_anew(
     (kept,) = (code_cache / "templates").glob("*.code")
     for damage in (b"garbage", checked(marshal.dumps([1, 2])), checked(b"\x00")):
         kept.write_bytes(damage)
-        monkeypatch.setattr(templating, "_kept_code", templating._KeptCode())
+        monkeypatch.setattr(sandbox, "_kept_code", sandbox._KeptCode())
         compile_template.cache_clear()
-        monkeypatch.setattr(templating, "_compiled", {})
+        monkeypatch.setattr(sandbox, "_compiled", {})
         assert render(source, {"a": 1, "b": 2}) == "3"
 
 
@@ -205,9 +205,9 @@ def test_a_template_reading_random_is_never_reused_from_the_cache(
     code_cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     source = "{{ [1, 2, 3] | random }}{{ x }}"
-    assert templating._names_read(source) is None
-    assert templating._names_read("{{ x }}{{ y.z }}") == ("x", "y")
+    assert sandbox._names_read(source) is None
+    assert sandbox._names_read("{{ x }}{{ y.z }}") == ("x", "y")
     _next_process(monkeypatch)
-    monkeypatch.setattr(templating, "_read_names", {})
-    assert templating._names_read(source) is None
-    assert templating._names_read("{{ x }}{{ y.z }}") == ("x", "y")
+    monkeypatch.setattr(sandbox, "_read_names", {})
+    assert sandbox._names_read(source) is None
+    assert sandbox._names_read("{{ x }}{{ y.z }}") == ("x", "y")

@@ -114,7 +114,7 @@ def report_html(report: BalanceReport, layouts: Path | None = None) -> str:
     import jinja2
 
     from printgen.rulebook.font_subsets import FONT_SCHEME, embed_fonts
-    from printgen.templating import ProjectSandbox
+    from printgen.sandbox import ProjectSandbox
 
     layouts = layouts or LAYOUTS
     env = ProjectSandbox(loader=jinja2.FileSystemLoader(str(layouts / "balance")), autoescape=True)

@@ -41,7 +41,8 @@ from printgen.rulebook.worked import (
     printed_examples,
     rules_of_section,
 )
-from printgen.templating import ProjectSandbox, suggestion
+from printgen.sandbox import ProjectSandbox
+from printgen.templating import suggestion
 
 EDITIONS = ("ja", "en", "ja-en")
 AIDS = ("aid-ja", "aid-en")  # the quick reference as a player aid, one per player
