@@ -211,3 +211,24 @@ def test_a_failing_build_stops_its_early_pdf_workers_at_once(
     assert time.monotonic() - start < 30
     assert multiprocessing.active_children() == []
     assert not (project_copy / "out" / "squares2").exists()
+
+
+@pytest.mark.parametrize(
+    "game_id", ["subzero", "squares2", "submarine-attack", "susumuka-modoruka", "kill-shot"]
+)
+def test_a_pieces_picture_size_is_known_without_drawing_it(game_id: str) -> None:
+    """A diagram's rows are sized by its pieces' pictures: the size is worked out from the
+    face (a diagram kept in the cache draws no piece), the same as the drawn picture's."""
+    from printgen.layouts import load_library
+    from printgen.rulebook.book import load_rulebook
+    from printgen.rulebook.pictures import piece_images
+
+    lib = load_library(ROOT / "layouts")
+    pieces = piece_images(lib, load_rulebook(load_game(ROOT / "components" / game_id)))
+    kinds = {}
+    for piece_id, piece in pieces.by_id.items():  # one piece of each kind and layout
+        kinds.setdefault((piece.kind, piece.component.layout, piece.back_layout), piece_id)
+    for piece_id in kinds.values():
+        for back in (False, True):
+            for lang in ("ja", "en"):
+                assert pieces.size(piece_id, back, lang) == pieces(piece_id, back, lang).size

@@ -671,7 +671,13 @@ def rulebook_html(
     inks = {deck_id: ink(deck.colour) for deck_id, deck in game.decks.items()}
     pieces = piece_images(lib, rb)
     drawing = Drawing(
-        pictures, palette, lib.fonts["gothic"] or default_font(), inks, pieces, pieces.key
+        pictures,
+        palette,
+        lib.fonts["gothic"] or default_font(),
+        inks,
+        pieces,
+        pieces.key,
+        piece_size=pieces.size,
     )
     blocks = assemble(
         rb, faces, [s.result for s in shown], options, pictures, shown, setups, drawing

@@ -152,6 +152,7 @@ def stored(data: bytes, ext: str, folder: Path | None) -> str:
 
 PieceImage = Callable[[str, bool, str], "Image.Image"]
 PieceKey = Callable[[str, bool, str], str]  # what a piece's picture is drawn from, as a digest
+PieceSize = Callable[[str, bool, str], tuple[int, int]]
 
 
 @dataclass(frozen=True)
@@ -166,6 +167,7 @@ class Drawing:
     inks: dict[str, str] = field(default_factory=dict)
     piece_image: PieceImage | None = None
     piece_key: PieceKey | None = None
+    piece_size: PieceSize | None = None  # the picture's (width, height) without drawing it
     # pieces' pictures already scaled to a cell: (piece, back, lang, w, h) -> image
     fitted: dict[tuple[str, bool, str, int, int], Image.Image] = field(
         default_factory=dict, compare=False, repr=False
@@ -285,6 +287,15 @@ def _arrow(points: list[tuple[float, float]], kind: str, ink: str) -> list[Op]:
     return ops
 
 
+def _piece_size(drawing: Drawing, piece: str, back: bool, lang: str) -> tuple[int, int]:
+    """A piece's picture's size in pixels (drawn only if there is no other way to know)."""
+    if drawing.piece_size is not None:
+        return drawing.piece_size(piece, back, lang)
+    assert drawing.piece_image is not None
+    image = drawing.piece_image(piece, back, lang)
+    return image.width, image.height
+
+
 def diagram_face(grid: Any, lang: str, drawing: Drawing) -> tuple[Face, list[Placed], list[Op]]:
     """A diagram grid as drawing operations (mm, y down): labels, marked cells, die faces,
     grid lines, the cells' text; where pieces' pictures go; and what is drawn over the
@@ -321,9 +332,9 @@ def diagram_face(grid: Any, lang: str, drawing: Drawing) -> tuple[Face, list[Pla
         h = cell_size
         for c, cell in enumerate(cells):
             if cell.piece and drawing.piece_image is not None:
-                im = drawing.piece_image(cell.piece, cell.back, _piece_lang(lang))
+                pw, ph = _piece_size(drawing, cell.piece, cell.back, _piece_lang(lang))
                 w = widths[c] - 0.8
-                h = max(h, min(PIECE_MAX_HEIGHT, w * im.height / im.width) + 0.8)
+                h = max(h, min(PIECE_MAX_HEIGHT, w * ph / pw) + 0.8)
         heights.append(h)
     if has_pieces:  # rows of a board (pieces or empty squares) share one height
         board_rows = [

@@ -71,6 +71,16 @@ class PieceImages:
     def key(self, piece_id: str, back: bool, lang: str) -> str:
         return self.face(piece_id, back, lang)[1]
 
+    def size(self, piece_id: str, back: bool, lang: str) -> tuple[int, int]:
+        """The picture's size in pixels, known without drawing it (a diagram's rows are
+        sized by its pieces' pictures also when the diagram itself is in the cache)."""
+        from printgen.raster import pixel_size
+
+        face = self.face(piece_id, back, lang)[0]
+        width, height = pixel_size(face, PIECE_DPI)
+        px = _bleed_pixels(face)
+        return width - 2 * px, height - 2 * px
+
     def __call__(self, piece_id: str, back: bool, lang: str) -> Image.Image:
         from printgen.raster import draw_face
 
@@ -78,7 +88,7 @@ class PieceImages:
         image = _drawn_pieces.get(key)
         if image is None:
             drawn = draw_face(face, PIECE_DPI)
-            px = round(face.bleed * PIECE_DPI / 25.4)
+            px = _bleed_pixels(face)
             image = drawn.crop((px, px, drawn.width - px, drawn.height - px))
             _drawn_pieces[key] = image
             while len(_drawn_pieces) > PIECES_KEPT:
@@ -86,6 +96,11 @@ class PieceImages:
         else:
             _drawn_pieces.move_to_end(key)
         return image
+
+
+def _bleed_pixels(face: Face) -> int:
+    """The bleed's width in the picture's pixels (the picture is the trim area)."""
+    return round(face.bleed * PIECE_DPI / 25.4)
 
 
 def piece_images(lib: LayoutLibrary, rb: Rulebook) -> PieceImages:
