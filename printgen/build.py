@@ -565,8 +565,25 @@ class Staging:
         path = self.folder / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
+        self._written(rel, sha256(data), entry, inputs)
+
+    def put_file(self, rel: str, source: Path, entry: dict[str, Any]) -> None:
+        """`put` a file's bytes, named by their digest (its inputs): the file is linked in
+        place when it lies on the same disk (the rulebooks' pictures, which the PDF workers
+        read from the build's picture folder: a thousand files, written once, not twice)."""
+        data = source.read_bytes()
+        digest = sha256(data)
+        path = self.folder / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.link(source, path)
+        except OSError:
+            path.write_bytes(data)
+        self._written(rel, digest, entry, digest)
+
+    def _written(self, rel: str, digest: str, entry: dict[str, Any], inputs: str) -> None:
         extra = {"inputs_sha256": inputs} if inputs else {}
-        self.files.append({"path": rel, **entry, "sha256": sha256(data), **extra})
+        self.files.append({"path": rel, **entry, "sha256": digest, **extra})
         self.written.append(rel)
 
     def keep(self, rel: str, entry: dict[str, Any]) -> None:
@@ -684,7 +701,12 @@ def plan_rulebooks(
 
     plan.draft = bool(examples.failing)
     pages = rulebook_html(
-        lib, r.rulebook, pictures=pictures, draft=plan.draft, results=examples.results
+        lib,
+        r.rulebook,
+        pictures=pictures,
+        draft=plan.draft,
+        results=examples.results,
+        drawn=r.faces,
     )
     code = code_fingerprint()
     for edition in sorted(pages, key=lambda e: e != "ja-en"):  # the largest first
@@ -783,10 +805,8 @@ def write_rulebooks(staging: Staging, plan: BookPlan, previous: Previous | None)
         staging.put(job.path, data, {**extra, "page_signatures": signatures}, job.inputs)
     for rel, name in sorted(assets.items()):
         assert plan.pictures is not None
-        data = (plan.pictures / name).read_bytes()
-        staging.put(
-            rel, data, {"kind": "rulebook-asset", "sources_sha256": plan.sources}, sha256(data)
-        )
+        entry = {"kind": "rulebook-asset", "sources_sha256": plan.sources}
+        staging.put_file(rel, plan.pictures / name, entry)
     return stale
 
 

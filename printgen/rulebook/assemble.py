@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -583,9 +583,11 @@ def unique_ids(html: str) -> str:
     return re.sub(r' id="([^"]+)"', once, html)
 
 
-def faces_for_rulebook(lib: LayoutLibrary, rb: Rulebook) -> dict[str, dict[str, Face]]:
+def faces_for_rulebook(
+    lib: LayoutLibrary, rb: Rulebook, drawn: Mapping[str, Face] | None = None
+) -> dict[str, dict[str, Face]]:
     """The fronts the rulebook shows: the first piece of each component and every piece a
-    picture block names, in Japanese and in English."""
+    picture block names, in Japanese and in English (those in `drawn` as they are there)."""
     from printgen.render import FaceRequest, render_face
 
     game = rb.game
@@ -609,7 +611,8 @@ def faces_for_rulebook(lib: LayoutLibrary, rb: Rulebook) -> dict[str, dict[str, 
         faces[lang] = {}
         for piece in wanted.values():
             req = FaceRequest(piece, "front", lang)
-            faces[lang][req.key] = render_face(lib, game, req)
+            found = drawn.get(req.key) if drawn else None
+            faces[lang][req.key] = found if found is not None else render_face(lib, game, req)
     return faces
 
 
@@ -643,12 +646,15 @@ def rulebook_html(
     embed: bool = True,
     draft: bool = False,
     results: list[Any] | None = None,
+    drawn: Mapping[str, Face] | None = None,
 ) -> dict[str, str]:
     """The HTML of each edition (and of the player aids); every worked example is checked
     first and failing ones stop the build (ExamplesFailed, naming each example and its
     step), unless `draft`: then the books are marked DRAFT, list the failing examples on
     their first page and print each failing example as a note of what no longer holds.
-    Pictures go to `pictures` (a folder that must outlive the PDF rendering) or inline."""
+    Pictures go to `pictures` (a folder that must outlive the PDF rendering) or inline.
+    `drawn`: faces the build has drawn already, by their request's key (its sheets'), which
+    the book shows as they are instead of drawing them again."""
     from printgen.engines import engine_entry, rule_options
 
     game = rb.game
@@ -666,10 +672,13 @@ def rulebook_html(
         raise ExamplesFailed(game.id, failed)
     shown = printed_examples(rb, results) if entry is not None else []
     setups = {r.file.stem: r.setup_diagram for r in results}
-    faces = faces_for_rulebook(lib, rb)
+    known = dict(drawn or {})
+    faces = faces_for_rulebook(lib, rb, known)
+    for by_key in faces.values():  # the pictures in diagrams show the same faces
+        known.update(by_key)
     palette = {deck_id: tint(deck.colour) for deck_id, deck in game.decks.items()}
     inks = {deck_id: ink(deck.colour) for deck_id, deck in game.decks.items()}
-    pieces = piece_images(lib, rb)
+    pieces = piece_images(lib, rb, known)
     drawing = Drawing(
         pictures,
         palette,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 from collections import OrderedDict
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -38,9 +39,12 @@ class PieceImages:
     names what a picture is drawn from (the diagrams that show it are kept by it); a
     picture drawn from the same face is drawn once per process."""
 
-    def __init__(self, lib: LayoutLibrary, rb: Rulebook) -> None:
+    def __init__(
+        self, lib: LayoutLibrary, rb: Rulebook, drawn: Mapping[str, Face] | None = None
+    ) -> None:
         self.lib = lib
         self.game = rb.game
+        self.drawn = drawn or {}  # faces drawn already, by their request's key
         self.faces: dict[tuple[str, bool, str], tuple[Face, str]] = {}
         # The printed pieces, then those with no copies at this rule version (an example of
         # an older version shows its cards: torpedo D of the first rules).
@@ -64,7 +68,9 @@ class PieceImages:
                     f"components{suggestion(piece_id, sorted(self.by_id))}"
                 )
             side = "back" if back and piece.back_layout else "front"
-            face = render_face(self.lib, self.game, FaceRequest(piece, side, lang))
+            req = FaceRequest(piece, side, lang)
+            found = self.drawn.get(req.key)
+            face = found if found is not None else render_face(self.lib, self.game, req)
             self.faces[wanted] = (face, picture_key("piece", PIECE_DPI, face))
         return self.faces[wanted]
 
@@ -103,9 +109,11 @@ def _bleed_pixels(face: Face) -> int:
     return round(face.bleed * PIECE_DPI / 25.4)
 
 
-def piece_images(lib: LayoutLibrary, rb: Rulebook) -> PieceImages:
+def piece_images(
+    lib: LayoutLibrary, rb: Rulebook, drawn: Mapping[str, Face] | None = None
+) -> PieceImages:
     """The pictures of the game's pieces for example diagrams (see PieceImages)."""
-    return PieceImages(lib, rb)
+    return PieceImages(lib, rb, drawn)
 
 
 def cover_picture(lib: LayoutLibrary, rb: Rulebook, pictures: Path | None) -> str:
