@@ -124,9 +124,16 @@ class KeptFolder:
         if where is None:
             return
         write_entry(where, data)
-        if where.parent not in self._trimmed:
-            self._trimmed.add(where.parent)
-            atexit.register(keep_newest, where.parent, self.kept, self.kept_bytes)
+        self.trim_at_exit()
+
+    def trim_at_exit(self) -> None:
+        """Trim the folder when this process ends. A process whose worker processes write
+        entries calls it for them: a worker ends without running exit handlers."""
+        folder = cache_dir()
+        if folder is None or folder / self.name in self._trimmed:
+            return
+        self._trimmed.add(folder / self.name)
+        atexit.register(keep_newest, folder / self.name, self.kept, self.kept_bytes)
 
 
 # --- file digests ------------------------------------------------------------------------------

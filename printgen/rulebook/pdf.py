@@ -95,6 +95,7 @@ def render_pdf_pages(
     from weasyprint.urls import FatalURLFetchingError
 
     _keep_image_streams()
+    _keep_deflated_streams()
     _shared_streams[0] = pictures / STREAMS_FOLDER if pictures is not None else None
     resolve_page_references()
     logger = logging.getLogger("weasyprint")
@@ -295,6 +296,84 @@ def _shared_stream(key: str, encode: Callable[[], bytes]) -> bytes:
     return data
 
 
+# --- compressed streams kept between builds ---------------------------------------------------
+#
+# WeasyPrint's PDF writer (pydyf) compresses every page's drawing and every font file anew
+# with zlib at level 9: 5% of a rulebook's time.  A rebuild after a change to one section
+# makes the same bytes for the pages and fonts the change did not touch: what they compress
+# to is kept in the cache folder by a digest of the bytes (and of zlib's version and level),
+# and is what zlib makes of them again, byte for byte.
+
+DEFLATED_FOLDER = "deflated"
+_DEFLATED = KeptFolder(DEFLATED_FOLDER, 20_000, 256 * 2**20)  # streams kept, their bytes
+DEFLATED_FROM_BYTES = 4096  # a smaller stream is compressed sooner than looked up
+
+
+def deflated(data: bytes, level: int) -> bytes:
+    """`data` compressed by zlib at `level` (what compressobj's compress and flush give), from
+    the cache folder when it was compressed before."""
+    import zlib
+
+    if len(data) < DEFLATED_FROM_BYTES:
+        kept = None
+    else:
+        digest = hashlib.sha256(data).hexdigest()
+        kept = f"{level}-{zlib.ZLIB_RUNTIME_VERSION}-{digest}"
+        found = _DEFLATED.read(kept)
+        if found is not None:
+            return found
+    compressor = zlib.compressobj(level=level)
+    out = compressor.compress(data) + compressor.flush()
+    if kept is not None:
+        _DEFLATED.write(kept, out)
+    return out
+
+
+class _KeptDeflate:
+    """A zlib compressor for pydyf's streams: the bytes it is given, compressed at the end
+    by `deflated` (pydyf hands a stream over in one piece, then flushes)."""
+
+    def __init__(self, level: int) -> None:
+        self.level = level
+        self.parts: list[bytes] = []
+
+    def compress(self, data: bytes) -> bytes:
+        self.parts.append(bytes(data))
+        return b""
+
+    def flush(self, mode: int | None = None) -> bytes:
+        import zlib
+
+        if mode is not None and mode != zlib.Z_FINISH:
+            raise ValueError("only a stream's end is flushed here")
+        data = b"".join(self.parts)
+        self.parts = []
+        return deflated(data, self.level)
+
+
+class _PydyfZlib:
+    """zlib as pydyf sees it: the same module, but for compressobj (`_KeptDeflate`)."""
+
+    def __init__(self, module: Any) -> None:
+        self._module = module
+
+    def compressobj(self, level: int = -1, *args: Any, **kwargs: Any) -> Any:
+        if args or kwargs:  # another kind of stream: zlib's own compressor
+            return self._module.compressobj(level, *args, **kwargs)
+        return _KeptDeflate(level)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._module, name)
+
+
+def _keep_deflated_streams() -> None:
+    """pydyf's streams compressed through `deflated` (once per process)."""
+    import pydyf
+
+    if not isinstance(pydyf.zlib, _PydyfZlib):
+        pydyf.zlib = _PydyfZlib(pydyf.zlib)
+
+
 # --- worker processes kept between builds (printgen watch) ------------------------------------
 
 
@@ -306,6 +385,7 @@ def _worker_warm() -> None:
     except Exception:  # reported by render_pdf_pages (the first book), with what to do
         return
     _keep_image_streams()
+    _keep_deflated_streams()
     resolve_page_references()
     gc.freeze()  # what is loaded stays: the cycle collector need not look at it again
 
@@ -390,6 +470,8 @@ def pdf_pool(jobs: int, started: bool = False) -> ProcessPoolExecutor:
     """The worker processes of one build: the kept ones (printgen watch), else new ones
     that the build shuts down; `started`: new ones are started now, each loading WeasyPrint
     (the build starts them before it reads and draws the games, which leaves a core idle)."""
+    for folder in (_PAGES, _DEFLATED):  # what the workers keep is trimmed when this one ends
+        folder.trim_at_exit()
     if _kept and not _kept[0].broken and _kept[0].jobs == jobs:
         return _kept[0]
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_warm)
