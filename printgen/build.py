@@ -1185,21 +1185,20 @@ def build(
             workers.start()
         # A game's faces are drawn and then its books' HTML is handed to the worker
         # processes, game after game, so that they start on the first book early; with
-        # --strict (warnings are errors: say so before the slow rulebook work) and for
-        # printgen watch (which shows the faces at once), every game's faces come first.
+        # --strict (warnings are errors: say so before the slow rulebook work), every
+        # game's faces come first. `on_rendered` hears of the games drawn so far after each.
         each: Iterable[Rendered] = render_each(lib, todo, opts.lang, True, opts.strict)
-        if opts.strict or on_rendered:
+        if on_rendered:
+            each = _told(each, on_rendered)
+        if opts.strict:
             each = list(each)
-            if on_rendered:
-                on_rendered(each)
-            if opts.strict:
-                warned = [
-                    w
-                    for r in each
-                    for w in r.warnings + (r.rulebook.stale_report() if r.rulebook else [])
-                ]
-                if warned:
-                    raise ErrorList([PrintgenError(w) for w in warned])
+            warned = [
+                w
+                for r in each
+                for w in r.warnings + (r.rulebook.stale_report() if r.rulebook else [])
+            ]
+            if warned:
+                raise ErrorList([PrintgenError(w) for w in warned])
         out_root.mkdir(parents=True, exist_ok=True)
         pictures = Path(tempfile.mkdtemp(prefix=".pictures-", dir=out_root))
         submit = functools.partial(workers.submit, pictures=pictures)
@@ -1248,6 +1247,17 @@ def build(
     results.extend(built)
     order = {name: i for i, name in enumerate(names or [g.id for g in games])}
     return sorted(results, key=lambda r: order.get(r.game, 0))
+
+
+def _told(
+    each: Iterable[Rendered], listener: Callable[[list[Rendered]], None]
+) -> Iterator[Rendered]:
+    """`each`, `listener` told of the games drawn so far after each one."""
+    drawn: list[Rendered] = []
+    for r in each:
+        drawn.append(r)
+        listener(drawn)
+        yield r
 
 
 class _BookWorkers:

@@ -310,8 +310,8 @@ def build_cmd(
         with progress_bar() as bar:
             task = bar.add_task("loading and rendering", total=None)
 
-            def started(rendered: list[Rendered]) -> None:
-                bar.update(task, total=sum(work_units(r, opts) for r in rendered), completed=0)
+            def started(rendered: list[Rendered]) -> None:  # the games drawn so far
+                bar.update(task, total=sum(work_units(r, opts) for r in rendered))
 
             def step(description: str, n: int) -> None:
                 bar.update(task, advance=n, description=description)
