@@ -81,3 +81,24 @@ def test_pydyf_compresses_through_the_cache_and_writes_the_same_bytes(cache: Pat
     assert pydyf.zlib.compress(b"abc") == zlib.compress(b"abc")  # the rest of zlib as it is
     with pytest.raises(ValueError):
         pydyf.zlib.compressobj(9).flush(zlib.Z_SYNC_FLUSH)
+
+
+def test_what_worker_processes_keep_is_trimmed_when_the_build_ends(tmp_path: Path) -> None:
+    """A worker process ends without running exit handlers: the build's own process trims
+    the folders its workers write to (page guesses, compressed streams), when it ends."""
+    import subprocess
+    import sys
+
+    code = (
+        "import os, time\n"
+        "from pathlib import Path\n"
+        "from printgen.cache import KeptFolder, write_entry\n"
+        "folder = KeptFolder('deflated', 2, 10**9)\n"
+        "folder.trim_at_exit()\n"
+        "for i in range(4):  # as a worker leaves them\n"
+        "    write_entry(folder.path(f'e{i}'), b'x' * 10)\n"
+        "    os.utime(folder.path(f'e{i}'), ns=(i * 10**9, i * 10**9))\n"
+    )
+    env = {**os.environ, "PRINTGEN_CACHE_DIR": str(tmp_path)}
+    subprocess.run([sys.executable, "-c", code], check=True, env=env)
+    assert sorted(p.name for p in (tmp_path / "deflated").iterdir()) == ["e2", "e3"]
