@@ -16,7 +16,7 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
@@ -171,19 +171,30 @@ def render_each(
 ) -> Iterator[Rendered]:
     """`render_all`, one game at a time."""
     for game in games:
-        reset_budget()
-        book = None
-        # the book's file, looked for here: a game without one needs no rulebook code
-        if rulebooks and (game.folder / "rulebook" / "book.yaml").is_file():
-            from printgen.rulebook import load_rulebook
+        yield rendered(lib, game, book_of(game) if rulebooks else None, lang, strict)
 
-            book = load_rulebook(game)
-        report = SafeZoneReport()
-        faces = faces_of(game, lib, lang, report)
-        undated = game.undated_warning()
-        if undated and not strict:
-            undated += " (--strict makes this an error)"
-        yield Rendered(game, faces, book, ([undated] if undated else []) + report.lines())
+
+def book_of(game: Game) -> Rulebook | None:
+    """The game's rulebook (its file looked for here: a game without one needs no rulebook
+    code)."""
+    if not (game.folder / "rulebook" / "book.yaml").is_file():
+        return None
+    from printgen.rulebook import load_rulebook
+
+    return load_rulebook(game)
+
+
+def rendered(
+    lib: LayoutLibrary, game: Game, book: Rulebook | None, lang: str, strict: bool = False
+) -> Rendered:
+    """The game's faces drawn, with their warnings."""
+    reset_budget()
+    report = SafeZoneReport()
+    faces = faces_of(game, lib, lang, report)
+    undated = game.undated_warning()
+    if undated and not strict:
+        undated += " (--strict makes this an error)"
+    return Rendered(game, faces, book, ([undated] if undated else []) + report.lines())
 
 
 @dataclass
@@ -1183,15 +1194,14 @@ def build(
     try:
         if any(books_due(project, g, opts, out_root, force) for g in todo):
             workers.start()
-        # A game's faces are drawn and then its books' HTML is handed to the worker
-        # processes, game after game, so that they start on the first book early; with
-        # --strict (warnings are errors: say so before the slow rulebook work), every
-        # game's faces come first. `on_rendered` hears of the games drawn so far after each.
-        each: Iterable[Rendered] = render_each(lib, todo, opts.lang, True, opts.strict)
-        if on_rendered:
-            each = _told(each, on_rendered)
+        # Each game's books' HTML is made and handed to the worker processes first, and its
+        # faces drawn after (the workers lay out the books meanwhile), game after game, so
+        # that they start on the first book early; with --strict (warnings are errors: say
+        # so before the slow rulebook work), every game's faces come first.
+        # `on_rendered` hears of the games drawn so far after each.
+        each: list[Rendered] = []
         if opts.strict:
-            each = list(each)
+            each = list(render_each(lib, todo, opts.lang, True, opts.strict))
             warned = [
                 w
                 for r in each
@@ -1199,18 +1209,25 @@ def build(
             ]
             if warned:
                 raise ErrorList([PrintgenError(w) for w in warned])
+            if on_rendered:
+                on_rendered(each)
         out_root.mkdir(parents=True, exist_ok=True)
         pictures = Path(tempfile.mkdtemp(prefix=".pictures-", dir=out_root))
         submit = functools.partial(workers.submit, pictures=pictures)
         plans = []
-        # Examples are checked and the books' HTML assembled here; the worker processes turn
-        # it into PDF (the slow part) while this process goes on to draw the sheets.
-        for r in each:
+        drawn: list[Rendered] = []
+        for i, game in enumerate(todo):
             reset_budget()  # the book's templates: a budget of their own
-            final = game_folder(out_root, r.game, opts)
+            r = each[i] if opts.strict else Rendered(game, {}, book_of(game), [])
+            final = game_folder(out_root, game, opts)
             previous = None if force else Previous(final)
-            examples = check_examples(r.game, previous)
+            examples = check_examples(game, previous)
             books = plan_rulebooks(project, lib, r, opts, previous, examples, pictures, submit)
+            if not opts.strict:
+                r = rendered(lib, game, r.rulebook, opts.lang)
+                drawn.append(r)
+                if on_rendered:
+                    on_rendered(drawn)
             plans.append((r, final, previous, examples, books))
         for r, final, previous, examples, books in plans:
             staging = Path(tempfile.mkdtemp(prefix=f".{r.game.id}.tmp-", dir=out_root))
@@ -1247,17 +1264,6 @@ def build(
     results.extend(built)
     order = {name: i for i, name in enumerate(names or [g.id for g in games])}
     return sorted(results, key=lambda r: order.get(r.game, 0))
-
-
-def _told(
-    each: Iterable[Rendered], listener: Callable[[list[Rendered]], None]
-) -> Iterator[Rendered]:
-    """`each`, `listener` told of the games drawn so far after each one."""
-    drawn: list[Rendered] = []
-    for r in each:
-        drawn.append(r)
-        listener(drawn)
-        yield r
 
 
 class _BookWorkers:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -149,6 +150,25 @@ for _frozen in (Deck, GameInfo, Text, _Picker):
 pure_function(_Picker)  # `{{ t(name) }}` is read without Jinja (printgen/templating.py)
 
 
+_rules_views: OrderedDict[int, tuple[Game, Any]] = OrderedDict()
+
+
+def rules_view(game: Game) -> Any:
+    """The game's rule parameters as template data (`rules.target_points`), made once per
+    game: every face reads them, and every text of its rulebook (which made the same view
+    3,600 times, a quarter of the books' HTML). Templates change no data (the sandbox is
+    immutable), so one view serves them all."""
+    found = _rules_views.get(id(game))
+    if found is not None and found[0] is game:
+        _rules_views.move_to_end(id(game))
+        return found[1]
+    view = data_view(game.rule_params(), RULES_ORIGIN)
+    _rules_views[id(game)] = (game, view)  # the game is kept with it: its id is not reused
+    if len(_rules_views) > 16:
+        _rules_views.popitem(last=False)
+    return view
+
+
 def context(game: Game, piece: Piece, lang: str) -> dict[str, Any]:
     comp = piece.component
     label = piece_label(piece)
@@ -166,7 +186,7 @@ def context(game: Game, piece: Piece, lang: str) -> dict[str, Any]:
         "deck": piece.deck,
         "deck_values": deck_values,
         "game": game.info,
-        "rules": data_view(game.rule_params(), RULES_ORIGIN),
+        "rules": rules_view(game),
     }
     text = None
     if comp.text is not None:

@@ -13,8 +13,8 @@ from markupsafe import Markup, escape
 from printgen.errors import Location
 from printgen.jatext import JA, phrase_html, unfold
 from printgen.model import Game, Text
+from printgen.render import rules_view
 from printgen.templating import (
-    RULES_ORIGIN,
     Origin,
     TemplateFailure,
     data_view,
@@ -129,7 +129,7 @@ class TextContext:
         return {
             "game": g.info,
             "title": g.info.title[self.lang],
-            "rules": data_view(g.rule_params(), RULES_ORIGIN),
+            "rules": rules_view(g),
             "version": g.version(),
             "versions": g.info.rule_versions,
             "decks": list(g.decks.values()),
