@@ -1209,13 +1209,10 @@ def build(
             ]
             if warned:
                 raise ErrorList([PrintgenError(w) for w in warned])
-            if on_rendered:
-                on_rendered(each)
         out_root.mkdir(parents=True, exist_ok=True)
         pictures = Path(tempfile.mkdtemp(prefix=".pictures-", dir=out_root))
         submit = functools.partial(workers.submit, pictures=pictures)
         plans = []
-        drawn: list[Rendered] = []
         for i, game in enumerate(todo):
             reset_budget()  # the book's templates: a budget of their own
             r = each[i] if opts.strict else Rendered(game, {}, book_of(game), [])
@@ -1223,12 +1220,11 @@ def build(
             previous = None if force else Previous(final)
             examples = check_examples(game, previous)
             books = plan_rulebooks(project, lib, r, opts, previous, examples, pictures, submit)
-            if not opts.strict:
+            if not opts.strict:  # its faces, drawn while the workers lay out its books
                 r = rendered(lib, game, r.rulebook, opts.lang)
-                drawn.append(r)
-                if on_rendered:
-                    on_rendered(drawn)
             plans.append((r, final, previous, examples, books))
+            if on_rendered:
+                on_rendered([plan[0] for plan in plans])
         for r, final, previous, examples, books in plans:
             staging = Path(tempfile.mkdtemp(prefix=f".{r.game.id}.tmp-", dir=out_root))
             stagings.append((staging, final))

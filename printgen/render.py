@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -741,6 +742,15 @@ def icon_ops(shapes: list[IconShape], x: float, y: float, w: float, h: float, in
             pts = tuple((x + px * w, y + py * h) for px, py in s.points)
             ops.append(Polygon(pts, fill, stroke, sw, s.type == "polygon"))
     return ops
+
+
+def face_for(
+    lib: LayoutLibrary, game: Game, req: FaceRequest, drawn: Mapping[str, Face] | None = None
+) -> Face:
+    """The face of `req`: as it is in `drawn` (faces drawn already, by their request's key),
+    else drawn now."""
+    found = drawn.get(req.key) if drawn else None
+    return found if found is not None else render_face(lib, game, req)
 
 
 def faces_of(

@@ -588,7 +588,7 @@ def faces_for_rulebook(
 ) -> dict[str, dict[str, Face]]:
     """The fronts the rulebook shows: the first piece of each component and every piece a
     picture block names, in Japanese and in English (those in `drawn` as they are there)."""
-    from printgen.render import FaceRequest, render_face
+    from printgen.render import FaceRequest, face_for
 
     game = rb.game
     shown: dict[str, Any] = {}
@@ -611,8 +611,7 @@ def faces_for_rulebook(
         faces[lang] = {}
         for piece in wanted.values():
             req = FaceRequest(piece, "front", lang)
-            found = drawn.get(req.key) if drawn else None
-            faces[lang][req.key] = found if found is not None else render_face(lib, game, req)
+            faces[lang][req.key] = face_for(lib, game, req, drawn)
     return faces
 
 

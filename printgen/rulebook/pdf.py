@@ -94,8 +94,7 @@ def render_pdf_pages(
     import weasyprint
     from weasyprint.urls import FatalURLFetchingError
 
-    _keep_image_streams()
-    _keep_deflated_streams()
+    _keep_streams()
     _shared_streams[0] = pictures / STREAMS_FOLDER if pictures is not None else None
     resolve_page_references()
     logger = logging.getLogger("weasyprint")
@@ -374,6 +373,13 @@ def _keep_deflated_streams() -> None:
         pydyf.zlib = _PydyfZlib(pydyf.zlib)
 
 
+def _keep_streams() -> None:
+    """What WeasyPrint's PDFs are made of, kept for the next document and the next build:
+    pictures' streams and compressed streams (once per process)."""
+    _keep_image_streams()
+    _keep_deflated_streams()
+
+
 # --- worker processes kept between builds (printgen watch) ------------------------------------
 
 
@@ -384,8 +390,7 @@ def _worker_warm() -> None:
         import weasyprint  # noqa: F401
     except Exception:  # reported by render_pdf_pages (the first book), with what to do
         return
-    _keep_image_streams()
-    _keep_deflated_streams()
+    _keep_streams()
     resolve_page_references()
     gc.freeze()  # what is loaded stays: the cycle collector need not look at it again
 

@@ -57,7 +57,7 @@ class PieceImages:
 
     def face(self, piece_id: str, back: bool, lang: str) -> tuple[Face, str]:
         """The face drawn and its key."""
-        from printgen.render import FaceRequest, render_face
+        from printgen.render import FaceRequest, face_for
 
         wanted = (piece_id, back, lang)
         if wanted not in self.faces:
@@ -68,9 +68,7 @@ class PieceImages:
                     f"components{suggestion(piece_id, sorted(self.by_id))}"
                 )
             side = "back" if back and piece.back_layout else "front"
-            req = FaceRequest(piece, side, lang)
-            found = self.drawn.get(req.key)
-            face = found if found is not None else render_face(self.lib, self.game, req)
+            face = face_for(self.lib, self.game, FaceRequest(piece, side, lang), self.drawn)
             self.faces[wanted] = (face, picture_key("piece", PIECE_DPI, face))
         return self.faces[wanted]
 
