@@ -861,7 +861,6 @@ def write_game(
         )
         if not staging.reuse(rel, made_of):
             info = SheetInfo(title, paper, "fold" if opts.fold else opts.duplex)
-            data = write_sheets(pages, r.faces, info, lib.presets.sheet, font)
             entry: dict[str, Any] = {
                 "kind": "sheets",
                 "paper": paper,
@@ -869,7 +868,10 @@ def write_game(
                 "lang": opts.lang,
                 "pages": [page_entry(p, r.faces) for p in pages],
             }
-            staging.put(rel, data, entry, made_of)
+            # the file's bytes are held no longer than it takes to write them
+            staging.put(
+                rel, write_sheets(pages, r.faces, info, lib.presets.sheet, font), entry, made_of
+            )
         if opts.duplex != "off" and not opts.fold:
             rel = f"calibration-{paper}.pdf"
             made_of = digest(faces_base, "calibration", paper, opts.duplex, opts.offset, title)

@@ -234,7 +234,26 @@ def compile_face(face: Face) -> FaceDrawing:
         or (not isinstance(op, TextRun | Picture | Vector) and (op.fill or op.stroke))
         for op in face.ops
     )
-    return FaceDrawing(name, width, height, tuple(code), tuple(used), coloured)
+    return FaceDrawing(name, width, height, _joined(code), tuple(used), coloured)
+
+
+def _joined(code: list[str | _Text]) -> tuple[str | _Text, ...]:
+    """The operators with each run of strings between two texts joined into one, as the
+    document joins them (by line): the same stream in a fraction of the memory, for a deck's
+    faces are kept compiled for all its documents."""
+    out: list[str | _Text] = []
+    strings: list[str] = []
+    for part in code:
+        if isinstance(part, str):
+            strings.append(part)
+            continue
+        if strings:
+            out.append("\n".join(strings))
+            strings = []
+        out.append(part)
+    if strings:
+        out.append("\n".join(strings))
+    return tuple(out)
 
 
 _names: OrderedDict[int, tuple[Face, str]] = OrderedDict()
@@ -391,6 +410,91 @@ class _Form(pdfdoc.PDFObject):  # type: ignore[misc]
         for i in reversed(range(6, len(entries), 6)):  # PDFDictionary's line every 6 entries
             entries.insert(i, b"\n ")
         return b"<<\n" + b" ".join(entries) + b"\n>>\nstream\n" + content + b"endstream\n"
+
+
+class _KeptPage(pdfdoc.PDFObject):  # type: ignore[misc]
+    """A finished page as the document keeps it until it is written: its few values (size,
+    boxes, operators, the forms it shows) instead of reportlab's page object with its
+    dictionaries and arrays, a tenth of the memory; written as that page object would be
+    (`page`, made again when the document is written: a test compares the bytes). A deck's
+    card pages and sheets all wait in memory until the document is saved."""
+
+    __RefOnly__ = 1
+    __slots__ = ("__InternalName__", "boxes", "forms", "values")
+
+    def __init__(self, page: Any, values: tuple[Any, ...], boxes: Any, forms: Any) -> None:
+        self.__InternalName__ = page.__InternalName__
+        self.values, self.boxes, self.forms = values, boxes, forms
+
+    @classmethod
+    def of(cls, page: Any) -> _KeptPage | None:
+        """The page kept small, or None when it has more than a face's page or a sheet
+        has (annotations, graphics states, colour spaces, shadings, a duration), which is
+        then kept as it is."""
+        state = vars(page)
+        if set(state) - _PAGE_STATE or any(state.get(k) for k in _PAGE_RARE):
+            return None
+        trans, forms = state.get("Trans"), state.get("XObjects")
+        if trans is not None and (type(trans) is not pdfdoc.PDFDictionary or trans.dict):
+            return None
+        if forms is not None:
+            if type(forms) is not pdfdoc.PDFDictionary or any(
+                type(ref) is not pdfdoc.PDFObjectReference or ref.name != key
+                for key, ref in forms.dict.items()
+            ):
+                return None
+            forms = tuple(forms.dict)
+        boxes = []
+        for box in _PAGE_BOXES:
+            value = state.get(box)
+            if value is not None:
+                if type(value) is not pdfdoc.PDFArray:
+                    return None
+                boxes.append((box, tuple(value.sequence)))
+        values = tuple(state.get(k) for k in _PAGE_VALUES)
+        return cls(page, values, tuple(boxes), forms)
+
+    def page(self) -> Any:
+        page = pdfdoc.PDFPage()
+        for key, value in zip(_PAGE_VALUES, self.values, strict=True):
+            if value is not None:
+                setattr(page, key, value)
+        page.Trans = pdfdoc.PDFDictionary({})
+        # what the canvas sets on every page, none used here
+        page.ExtGState, page._shadingUsed = None, {}
+        for box, sequence in self.boxes:
+            setattr(page, box, pdfdoc.PDFArray(list(sequence)))
+        if self.forms is not None:
+            page.XObjects = pdfdoc.PDFDictionary(
+                {name: pdfdoc.PDFObjectReference(name) for name in self.forms}
+            )
+        page.__InternalName__ = self.__InternalName__
+        return page
+
+    def format(self, document: Any) -> bytes:
+        formatted: bytes = self.page().format(document)
+        return formatted
+
+
+# What a canvas's page holds (reportlab's showPage): the values kept as they are, the boxes,
+# and what makes a page too rare to keep small.
+_PAGE_VALUES = ("pagewidth", "pageheight", "Rotate", "hasImages", "compression", "stream")
+_PAGE_BOXES = ("CropBox", "ArtBox", "BleedBox", "TrimBox")
+_PAGE_RARE = ("Annots", "ExtGState", "Dur", "_colorsUsed", "_shadingUsed")
+_PAGE_STATE = frozenset(
+    (*pdfdoc.PDFPage.__NoDefault__, *_PAGE_VALUES, *_PAGE_RARE, "XObjects", "__InternalName__")
+)
+
+
+class PagedCanvas(Canvas):  # type: ignore[misc]
+    """A canvas whose finished pages wait for the document's end as `_KeptPage`s."""
+
+    def showPage(self) -> None:
+        super().showPage()
+        pages = self._doc.Pages.pages
+        kept = _KeptPage.of(pages[-1])
+        if kept is not None:
+            pages[-1] = self._doc.idToObject[kept.__InternalName__] = kept
 
 
 def _keep_transparency(c: Canvas, name: str) -> None:

@@ -15,7 +15,7 @@ from printgen import fonts
 from printgen.imposition import Page, back_offset, mirror_axis
 from printgen.layouts import Font, SheetSettings
 from printgen.ops import Face
-from printgen.pdfdraw import ensure_form, place_form
+from printgen.pdfdraw import PagedCanvas, ensure_form, place_form
 from printgen.units import PT_PER_MM as mm
 
 # Binary (Flate only) streams: ASCII85 on top makes files bigger and slower to write.
@@ -40,7 +40,7 @@ def new_canvas(
     buffer: io.BytesIO, title: str, first_page: tuple[float, float], font: Font
 ) -> Canvas:
     """A reproducible canvas (no dates, no random ids) whose default font is embedded too."""
-    c = Canvas(
+    c = PagedCanvas(
         buffer,
         pagesize=(first_page[0] * mm, first_page[1] * mm),
         invariant=1,
@@ -79,8 +79,8 @@ def write_sheets(
         _targets(c, page)
         _band(c, page, info, s, font, total)
         c.showPage()
-    c.save()
-    return buffer.getvalue()
+    pdf: bytes = c.getpdfdata()  # as save() makes them, without a copy into the buffer
+    return pdf
 
 
 def _marks(c: Canvas, page: Page, s: SheetSettings) -> None:
@@ -435,8 +435,8 @@ def write_calibration(
         "Back of the calibration sheet · 位置合わせ用紙の裏面",
     )
     c.showPage()
-    c.save()
-    return buffer.getvalue()
+    pdf: bytes = c.getpdfdata()  # as save() makes them, without a copy into the buffer
+    return pdf
 
 
 def _calibration_target(c: Canvas, cx: float, cy: float, font_name: str) -> None:
