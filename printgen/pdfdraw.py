@@ -415,9 +415,9 @@ class _Form(pdfdoc.PDFObject):  # type: ignore[misc]
 class _KeptPage(pdfdoc.PDFObject):  # type: ignore[misc]
     """A finished page as the document keeps it until it is written: its few values (size,
     boxes, operators, the forms it shows) instead of reportlab's page object with its
-    dictionaries and arrays, a tenth of the memory; written as that page object would be
-    (`page`, made again when the document is written: a test compares the bytes). A deck's
-    card pages and sheets all wait in memory until the document is saved."""
+    dictionaries and arrays (0.9 KB a card's page instead of 3.1); written as that page
+    object would be (`page`, made again when the document is written: a test compares the
+    bytes). A deck's card pages and sheets all wait in memory until the document is saved."""
 
     __RefOnly__ = 1
     __slots__ = ("__InternalName__", "boxes", "forms", "values")
