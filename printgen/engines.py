@@ -11,23 +11,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from printgen.memo import ByIdentity
 from printgen.model import Game, Piece, Text
 from rules_engine import params
 from rules_engine.core import Bilingual, RuleOption
 from rules_engine.registry import EngineEntry, engine_for
-
-_made: dict[int, tuple[Game, params.GameData]] = {}
 
 
 def _text(text: Text) -> Bilingual:
     return Bilingual(text.ja, text.en)
 
 
-def game_data(game: Game) -> params.GameData:
-    """The engine's view of a game (made once per loaded game)."""
-    found = _made.get(id(game))
-    if found is not None and found[0] is game:
-        return found[1]
+def _game_data(game: Game) -> params.GameData:
+    """The engine's view of a game."""
     info = game.info
     options = tuple(
         RuleOption(
@@ -80,8 +76,11 @@ def game_data(game: Game) -> params.GameData:
         rules,
         version_pieces,
     )
-    _made[id(game)] = (game, data)
     return data
+
+
+# The engine's view of a game, made once per loaded game (the last 64 kept).
+game_data: ByIdentity[Game, params.GameData] = ByIdentity(_game_data, 64)
 
 
 def engine_entry(game: Game) -> EngineEntry | None:

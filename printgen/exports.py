@@ -31,8 +31,7 @@ def write_card_pdf(entries: list[tuple[str, Face]], title: str, font: Font) -> b
         name = ensure_form(c, face, made)
         c.doForm(name)
         c.showPage()
-    pdf: bytes = c.getpdfdata()  # as save() makes them, without a copy into the buffer
-    return pdf
+    return c.pdf()
 
 
 def _bleed_size(face: Face) -> tuple[float, float]:

@@ -30,6 +30,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
 
 from printgen import fonts
+from printgen.memo import ByIdentity
 from printgen.ops import Ellipse, Face, Op, Picture, Polygon, Rect, TextRun, Vector
 from printgen.units import PT_PER_MM as mm
 
@@ -256,7 +257,6 @@ def _joined(code: list[str | _Text]) -> tuple[str | _Text, ...]:
     return tuple(out)
 
 
-_names: OrderedDict[int, tuple[Face, str]] = OrderedDict()
 # Compiled faces by name and font files (a face's name leaves out where its fonts lie).
 _drawings: OrderedDict[tuple[str, frozenset[Path]], FaceDrawing] = OrderedDict()
 NAMES_KEPT = 20_000  # faces whose name is remembered (a face is kept alive while it is)
@@ -274,18 +274,13 @@ def keep_drawings(count: int) -> None:
         _drawings.popitem(last=False)
 
 
-def face_form_name(face: Face) -> str:
-    """A stable name per distinct drawing, so identical faces share one form XObject
-    (worked out once per face: a build asks for it for every placement)."""
-    found = _names.get(id(face))
-    if found is not None and found[0] is face:
-        return found[1]
-    digest = hashlib.sha1(repr(face.ops).encode("utf-8")).hexdigest()[:16]
-    name = f"F{digest}"
-    _names[id(face)] = (face, name)
-    if len(_names) > NAMES_KEPT:
-        _names.popitem(last=False)
-    return name
+def _form_name(face: Face) -> str:
+    return f"F{hashlib.sha1(repr(face.ops).encode('utf-8')).hexdigest()[:16]}"
+
+
+# A stable name per distinct drawing, so identical faces share one form XObject (worked out
+# once per face: a build asks for it for every placement).
+face_form_name: ByIdentity[Face, str] = ByIdentity(_form_name, NAMES_KEPT)
 
 
 def face_drawing(face: Face) -> FaceDrawing:
@@ -495,6 +490,11 @@ class PagedCanvas(Canvas):  # type: ignore[misc]
         kept = _KeptPage.of(pages[-1])
         if kept is not None:
             pages[-1] = self._doc.idToObject[kept.__InternalName__] = kept
+
+    def pdf(self) -> bytes:
+        """The document's bytes, as `save` writes them (without a copy into its file)."""
+        data: bytes = self.getpdfdata()
+        return data
 
 
 def _keep_transparency(c: Canvas, name: str) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +24,7 @@ from printgen.geometry import (
 )
 from printgen.languages import LANG_CHOICES as LANG_CHOICES  # where callers look for it
 from printgen.layouts import Element, IconShape, Layout, LayoutLibrary, Scalar, colour
+from printgen.memo import ByIdentity
 from printgen.model import Deck, Game, GameInfo, Piece, Text
 from printgen.ops import Ellipse, Face, Op, Picture, Polygon, Rect, TextRun, Vector
 from printgen.templating import (
@@ -151,23 +151,15 @@ for _frozen in (Deck, GameInfo, Text, _Picker):
 pure_function(_Picker)  # `{{ t(name) }}` is read without Jinja (printgen/templating.py)
 
 
-_rules_views: OrderedDict[int, tuple[Game, Any]] = OrderedDict()
+def _rules_view(game: Game) -> Any:
+    return data_view(game.rule_params(), RULES_ORIGIN)
 
 
-def rules_view(game: Game) -> Any:
-    """The game's rule parameters as template data (`rules.target_points`), made once per
-    game: every face reads them, and every text of its rulebook (which made the same view
-    3,600 times, a quarter of the books' HTML). Templates change no data (the sandbox is
-    immutable), so one view serves them all."""
-    found = _rules_views.get(id(game))
-    if found is not None and found[0] is game:
-        _rules_views.move_to_end(id(game))
-        return found[1]
-    view = data_view(game.rule_params(), RULES_ORIGIN)
-    _rules_views[id(game)] = (game, view)  # the game is kept with it: its id is not reused
-    if len(_rules_views) > 16:
-        _rules_views.popitem(last=False)
-    return view
+# The game's rule parameters as template data (`rules.target_points`), made once per game:
+# every face reads them, and every text of its rulebook (which made the same view 3,600
+# times, a quarter of the books' HTML). Templates change no data (the sandbox is immutable),
+# so one view serves them all.
+rules_view: ByIdentity[Game, Any] = ByIdentity(_rules_view, 16)
 
 
 def context(game: Game, piece: Piece, lang: str) -> dict[str, Any]:

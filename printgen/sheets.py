@@ -38,7 +38,7 @@ class SheetInfo:
 
 def new_canvas(
     buffer: io.BytesIO, title: str, first_page: tuple[float, float], font: Font
-) -> Canvas:
+) -> PagedCanvas:
     """A reproducible canvas (no dates, no random ids) whose default font is embedded too."""
     c = PagedCanvas(
         buffer,
@@ -79,8 +79,7 @@ def write_sheets(
         _targets(c, page)
         _band(c, page, info, s, font, total)
         c.showPage()
-    pdf: bytes = c.getpdfdata()  # as save() makes them, without a copy into the buffer
-    return pdf
+    return c.pdf()
 
 
 def _marks(c: Canvas, page: Page, s: SheetSettings) -> None:
@@ -435,8 +434,7 @@ def write_calibration(
         "Back of the calibration sheet · 位置合わせ用紙の裏面",
     )
     c.showPage()
-    pdf: bytes = c.getpdfdata()  # as save() makes them, without a copy into the buffer
-    return pdf
+    return c.pdf()
 
 
 def _calibration_target(c: Canvas, cx: float, cy: float, font_name: str) -> None:

@@ -472,8 +472,7 @@ def rgb_deck_pdf(pages: list[Face | None], slot: Slot, title: str, lib: LayoutLi
             c.doForm(name)
             c.restoreState()
         c.showPage()
-    c.save()
-    return buffer.getvalue()
+    return c.pdf()
 
 
 def write_pdf_vendor(
