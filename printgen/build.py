@@ -19,7 +19,7 @@ import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from printgen.cache import file_digest
 from printgen.errors import ErrorList, Location, PrintgenError, display_path
@@ -578,6 +578,24 @@ class Staging:
         path.write_bytes(data)
         self._written(rel, sha256(data), entry, inputs)
 
+    def write(
+        self,
+        rel: str,
+        writer: Callable[[BinaryIO], None],
+        entry: dict[str, Any],
+        inputs: str = "",
+    ) -> None:
+        """`put` a file that `writer` writes as it makes it (a deck's PDFs, page by page:
+        the file is never whole in memory)."""
+        path = self.folder / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("w+b") as f:
+            writer(f)
+            f.flush()
+            f.seek(0)
+            digest = hashlib.file_digest(f, "sha256").hexdigest()
+        self._written(rel, digest, entry, inputs)
+
     def put_file(self, rel: str, source: Path, entry: dict[str, Any]) -> None:
         """`put` a file's bytes, named by their digest (its inputs): the file is linked in
         place when it lies on the same disk (the rulebooks' pictures, which the PDF workers
@@ -868,9 +886,11 @@ def write_game(
                 "lang": opts.lang,
                 "pages": [page_entry(p, r.faces) for p in pages],
             }
-            # the file's bytes are held no longer than it takes to write them
-            staging.put(
-                rel, write_sheets(pages, r.faces, info, lib.presets.sheet, font), entry, made_of
+            staging.write(
+                rel,
+                functools.partial(write_sheets, pages, r.faces, info, lib.presets.sheet, font),
+                entry,
+                made_of,
             )
         if opts.duplex != "off" and not opts.fold:
             rel = f"calibration-{paper}.pdf"
@@ -912,7 +932,9 @@ def write_game(
     made_of = digest(faces_base, "cards", title, [(n, face_form_name(f)) for n, f in card_pages])
     if not staging.reuse("cards.pdf", made_of):
         entry = {"kind": "card-pdf", "lang": opts.lang, "pages": page_items}
-        staging.put("cards.pdf", write_card_pdf(card_pages, title, font), entry, made_of)
+        staging.write(
+            "cards.pdf", functools.partial(write_card_pdf, card_pages, title, font), entry, made_of
+        )
     progress(f"{game.id}: card pages", 1)
     images: dict[str, dict[str, str]] = {}
     if opts.png:

@@ -4,10 +4,9 @@ per distinct face: copies, and cards drawn alike, share one image)."""
 from __future__ import annotations
 
 import hashlib
-import io
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, BinaryIO
 
 from printgen.layouts import Font
 from printgen.ops import Face
@@ -16,11 +15,11 @@ from printgen.sheets import new_canvas
 from printgen.units import PT_PER_MM as mm
 
 
-def write_card_pdf(entries: list[tuple[str, Face]], title: str, font: Font) -> bytes:
-    """One page per card face: the page is the bleed box, the TrimBox the cut line."""
-    buffer = io.BytesIO()
+def write_card_pdf(entries: list[tuple[str, Face]], title: str, font: Font, out: BinaryIO) -> None:
+    """One page per card face, written into `out` a page at a time: the page is the bleed
+    box, the TrimBox the cut line."""
     first = entries[0][1]
-    c = new_canvas(buffer, f"{title} — card pages", _bleed_size(first), font)
+    c = new_canvas(out, f"{title} — card pages", _bleed_size(first), font)
     made: set[str] = set()
     for _label, face in entries:
         w, h = _bleed_size(face)
@@ -31,7 +30,7 @@ def write_card_pdf(entries: list[tuple[str, Face]], title: str, font: Font) -> b
         name = ensure_form(c, face, made)
         c.doForm(name)
         c.showPage()
-    return c.pdf()
+    c.finish()
 
 
 def _bleed_size(face: Face) -> tuple[float, float]:

@@ -13,13 +13,14 @@ in each document (their images and graphics states are resources of that documen
 from __future__ import annotations
 
 import hashlib
+import io
 import re
 import zlib
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from reportlab import rl_config
 from reportlab.lib.colors import HexColor
@@ -407,94 +408,170 @@ class _Form(pdfdoc.PDFObject):  # type: ignore[misc]
         return b"<<\n" + b" ".join(entries) + b"\n>>\nstream\n" + content + b"endstream\n"
 
 
-class _KeptPage(pdfdoc.PDFObject):  # type: ignore[misc]
-    """A finished page as the document keeps it until it is written: its few values (size,
-    boxes, operators, the forms it shows) instead of reportlab's page object with its
-    dictionaries and arrays (0.9 KB a card's page instead of 3.1); written as that page
-    object would be (`page`, made again when the document is written: a test compares the
-    bytes). A deck's card pages and sheets all wait in memory until the document is saved."""
+class _Written(pdfdoc.PDFObject):  # type: ignore[misc]
+    """An object already in the file: only its name stays, by which references to it find
+    its number (the page tree's kids, a form shown again), and an image's size, which the
+    canvas reads to draw the image again."""
 
     __RefOnly__ = 1
-    __slots__ = ("__InternalName__", "boxes", "forms", "values")
+    __slots__ = ("__InternalName__", "height", "width")
 
-    def __init__(self, page: Any, values: tuple[Any, ...], boxes: Any, forms: Any) -> None:
-        self.__InternalName__ = page.__InternalName__
-        self.values, self.boxes, self.forms = values, boxes, forms
-
-    @classmethod
-    def of(cls, page: Any) -> _KeptPage | None:
-        """The page kept small, or None when it has more than a face's page or a sheet
-        has (annotations, graphics states, colour spaces, shadings, a duration), which is
-        then kept as it is."""
-        state = vars(page)
-        if set(state) - _PAGE_STATE or any(state.get(k) for k in _PAGE_RARE):
-            return None
-        trans, forms = state.get("Trans"), state.get("XObjects")
-        if trans is not None and (type(trans) is not pdfdoc.PDFDictionary or trans.dict):
-            return None
-        if forms is not None:
-            if type(forms) is not pdfdoc.PDFDictionary or any(
-                type(ref) is not pdfdoc.PDFObjectReference or ref.name != key
-                for key, ref in forms.dict.items()
-            ):
-                return None
-            forms = tuple(forms.dict)
-        boxes = []
-        for box in _PAGE_BOXES:
-            value = state.get(box)
-            if value is not None:
-                if type(value) is not pdfdoc.PDFArray:
-                    return None
-                boxes.append((box, tuple(value.sequence)))
-        values = tuple(state.get(k) for k in _PAGE_VALUES)
-        return cls(page, values, tuple(boxes), forms)
-
-    def page(self) -> Any:
-        page = pdfdoc.PDFPage()
-        for key, value in zip(_PAGE_VALUES, self.values, strict=True):
-            if value is not None:
-                setattr(page, key, value)
-        page.Trans = pdfdoc.PDFDictionary({})
-        # what the canvas sets on every page, none used here
-        page.ExtGState, page._shadingUsed = None, {}
-        for box, sequence in self.boxes:
-            setattr(page, box, pdfdoc.PDFArray(list(sequence)))
-        if self.forms is not None:
-            page.XObjects = pdfdoc.PDFDictionary(
-                {name: pdfdoc.PDFObjectReference(name) for name in self.forms}
-            )
-        page.__InternalName__ = self.__InternalName__
-        return page
+    def __init__(self, name: str, written: Any) -> None:
+        self.__InternalName__ = name
+        self.width = getattr(written, "width", None)
+        self.height = getattr(written, "height", None)
 
     def format(self, document: Any) -> bytes:
-        formatted: bytes = self.page().format(document)
-        return formatted
+        raise AssertionError(f"{self.__InternalName__} is in the file already")
 
 
-# What a canvas's page holds (reportlab's showPage): the values kept as they are, the boxes,
-# and what makes a page too rare to keep small.
-_PAGE_VALUES = ("pagewidth", "pageheight", "Rotate", "hasImages", "compression", "stream")
-_PAGE_BOXES = ("CropBox", "ArtBox", "BleedBox", "TrimBox")
-_PAGE_RARE = ("Annots", "ExtGState", "Dur", "_colorsUsed", "_shadingUsed")
-_PAGE_STATE = frozenset(
-    (*pdfdoc.PDFPage.__NoDefault__, *_PAGE_VALUES, *_PAGE_RARE, "XObjects", "__InternalName__")
-)
+class StreamedDocument(pdfdoc.PDFDocument):  # type: ignore[misc]
+    """reportlab's document, written into its file as it is drawn: each page, with its
+    content stream and the forms and images it shows first, goes into the file when the
+    page is finished and leaves memory; what grows until the end (the fonts, whose subsets
+    take every page's glyphs, the page tree, the catalogue and the document's information)
+    is written last, then the cross-reference table. Every object is formatted by
+    reportlab, as `PDFDocument.format` does it; only their order in the file differs (and
+    the page tree comes after the pages). A deck of thousands of cards needs the memory of
+    a few."""
+
+    def __init__(self, out: BinaryIO, **options: Any) -> None:
+        super().__init__(**options)
+        self._out = out
+        self._offset = 0
+        self._header = b""
+        self._origin = 0
+        self._next = 1  # the next object number to write
+        self._later: list[int] = []  # objects that grow until the end
+
+    def _write(self, data: bytes) -> int:
+        at = self._offset
+        self._out.write(data)
+        self._offset += len(data)
+        return at
+
+    def _start(self) -> None:
+        # the header reportlab writes (PDFFile); its version may still rise (transparency
+        # drawn later): `finish` writes it again then, the same length
+        self.encrypt.prepare(self)
+        if self.encrypt.info():
+            raise ValueError("a streamed document is not encrypted")
+        self._header = pdfdoc.PDFFile(self._pdfVersion).strings[0]
+        self._origin = self._out.tell()
+        self._write(self._header)
+
+    def addPage(self, page: Any) -> None:
+        super().addPage(page)
+        self._drain(final=False)
+        pages = self.Pages.pages
+        pages[-1] = self.idToObject.get(page.__InternalName__, page)
+
+    def _grows(self, obj: Any, name: str) -> bool:
+        return name == pdfdoc.BasicFonts or obj is self.Pages
+
+    def _drain(self, final: bool) -> None:
+        """Write the objects numbered so far (and those their writing numbers), in order;
+        until `final`, those that grow are put off."""
+        if not self._header:
+            self._start()
+        numbers, objects = self.numberToId, self.idToObject
+        while True:
+            if self._next in numbers:
+                number = self._next
+                name = numbers[number]
+                if not final and self._grows(objects[name], name):
+                    self._later.append(number)
+                    self._next += 1
+                    continue
+            elif final and self._later:
+                number = self._later.pop(0)
+                name = numbers[number]
+            else:
+                return
+            try:
+                formatted = pdfdoc.PDFIndirectObject(name, objects[name]).format(self)
+            except KeyError:
+                if final:
+                    raise
+                return  # a reference to what is not made yet: written at the next page
+            if number == self._next:
+                self._next += 1
+            if not rl_config.invariant and rl_config.pdfComments:
+                kind = objects[name].__class__.__name__
+                self._write(pdfdoc.pdfdocEnc(f"% {name!a}: class {kind[:50]} \n"))
+            self.idToOffset[name] = self._write(formatted)
+            objects[name] = _Written(name, objects[name])
+
+    def finish(self, canvas: Canvas) -> None:
+        """Write the rest (as `GetPDFData` prepares it): the fonts, the page tree, the
+        catalogue, the information, the cross-reference table and the trailer."""
+        for font in self.delayedFonts:
+            font.addObjects(self)
+        self.info.invariant = self.invariant
+        self.info.digest(self.signature)
+        self.Reference(self.Catalog)
+        self.Reference(self.info)
+        self.Outlines.prepare(self, canvas)
+        if self.Outlines.ready < 0:
+            self.Catalog.Outlines = None
+        self._drain(final=True)
+        count = len(self.numberToId)
+        ids = [self.numberToId[n] for n in range(1, count + 1)]
+        xref = pdfdoc.PDFCrossReferenceTable()
+        xref.addsection(0, ids)
+        at = self._write(xref.format(self))
+        trailer = pdfdoc.PDFTrailer(
+            startxref=at,
+            Size=count + 1,
+            Root=self.Reference(self.Catalog),
+            Info=self.Reference(self.info),
+            ID=self.ID(),
+        )
+        self._write(trailer.format(self))
+        header = pdfdoc.PDFFile(self._pdfVersion).strings[0]
+        if header != self._header:
+            if len(header) != len(self._header):
+                raise ValueError(f"PDF version {self._pdfVersion} cannot be written in place")
+            end = self._out.tell()
+            self._out.seek(self._origin)
+            self._out.write(header)
+            self._out.seek(end)
 
 
 class PagedCanvas(Canvas):  # type: ignore[misc]
-    """A canvas whose finished pages wait for the document's end as `_KeptPage`s."""
+    """A canvas whose document is written into `out` as it is drawn (`StreamedDocument`):
+    each finished page goes into the file, `finish` writes the end."""
 
-    def showPage(self) -> None:
-        super().showPage()
-        pages = self._doc.Pages.pages
-        kept = _KeptPage.of(pages[-1])
-        if kept is not None:
-            pages[-1] = self._doc.idToObject[kept.__InternalName__] = kept
+    def __init__(self, out: BinaryIO, **options: Any) -> None:
+        super().__init__(out, **options)
+        # the canvas's own document, made anew as a streamed one (reportlab makes it in
+        # its constructor); the preamble registers the initial font with it again
+        self._doc = StreamedDocument(
+            out,
+            compression=self._pageCompression,
+            invariant=options.get("invariant"),
+            pdfVersion=options.get("pdfVersion") or pdfdoc.PDF_VERSION_DEFAULT,
+            lang=options.get("lang"),
+        )
+        self._make_preamble()
+
+    def finish(self) -> None:
+        """End the document (a page begun is finished first, as `save` does)."""
+        if len(self._code):
+            self.showPage()
+        self._doc.finish(self)
+
+    def save(self) -> None:
+        """reportlab's `save`: the document is in its file once it is finished."""
+        self.finish()
 
     def pdf(self) -> bytes:
-        """The document's bytes, as `save` writes them (without a copy into its file)."""
-        data: bytes = self.getpdfdata()
-        return data
+        """The document's bytes, when it is written into a buffer."""
+        out = self._doc._out
+        if not isinstance(out, io.BytesIO):
+            raise TypeError("pdf() is for a document written into a buffer")
+        self.finish()
+        return out.getvalue()
 
 
 def _keep_transparency(c: Canvas, name: str) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import math
 from dataclasses import dataclass
+from typing import BinaryIO
 
 from reportlab import rl_config
 from reportlab.lib.colors import HexColor, black, white
@@ -37,11 +38,12 @@ class SheetInfo:
 
 
 def new_canvas(
-    buffer: io.BytesIO, title: str, first_page: tuple[float, float], font: Font
+    out: BinaryIO, title: str, first_page: tuple[float, float], font: Font
 ) -> PagedCanvas:
-    """A reproducible canvas (no dates, no random ids) whose default font is embedded too."""
+    """A reproducible canvas (no dates, no random ids) whose default font is embedded too,
+    written into `out` page by page (`finish` ends it; `pdf` for a buffer's bytes)."""
     c = PagedCanvas(
-        buffer,
+        out,
         pagesize=(first_page[0] * mm, first_page[1] * mm),
         invariant=1,
         pageCompression=1,
@@ -55,11 +57,16 @@ def new_canvas(
 
 
 def write_sheets(
-    pages: list[Page], faces: dict[str, Face], info: SheetInfo, s: SheetSettings, font: Font
-) -> bytes:
-    buffer = io.BytesIO()
+    pages: list[Page],
+    faces: dict[str, Face],
+    info: SheetInfo,
+    s: SheetSettings,
+    font: Font,
+    out: BinaryIO,
+) -> None:
+    """The sheets, written into `out` a page at a time."""
     c = new_canvas(
-        buffer,
+        out,
         f"{info.title} — print sheets ({info.paper})",
         (pages[0].width, pages[0].height),
         font,
@@ -79,7 +86,7 @@ def write_sheets(
         _targets(c, page)
         _band(c, page, info, s, font, total)
         c.showPage()
-    return c.pdf()
+    c.finish()
 
 
 def _marks(c: Canvas, page: Page, s: SheetSettings) -> None:

@@ -4,6 +4,7 @@ the cache, and a damaged or unwritable cache only costs the time."""
 
 from __future__ import annotations
 
+import io
 import os
 from pathlib import Path
 
@@ -57,7 +58,9 @@ def _card_pages(project: Project) -> bytes:
     lib, games = load_all(project, ["submarine-attack"])
     (r,) = render_all(lib, games, "ja")
     faces = list(r.faces.values())[:12]
-    return write_card_pdf([(f"card-{i}", f) for i, f in enumerate(faces)], "t", lib.fonts["gothic"])
+    out = io.BytesIO()
+    write_card_pdf([(f"card-{i}", f) for i, f in enumerate(faces)], "t", lib.fonts["gothic"], out)
+    return out.getvalue()
 
 
 def test_the_pdf_is_the_same_bytes_with_a_cold_or_a_warm_cache(cache: Path) -> None:
