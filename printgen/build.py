@@ -7,6 +7,7 @@ previous output exactly as it was.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import hashlib
@@ -23,22 +24,23 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 from printgen.cache import file_digest
 from printgen.errors import ErrorList, Location, PrintgenError, display_path
-from printgen.exports import FaceUse, PngFile, drawing_of, plan_pngs, render_pngs, write_card_pdf
+from printgen.exports import FaceUse, PngFile, drawing_of, plan_pngs, render_pngs
+from printgen.exports import card_pages as card_pages_of
 from printgen.files import check_inside, give_usual_mode
 from printgen.geometry import SafeZoneReport
 from printgen.imposition import Item, Page, duplex_pages, fold_pages, make_grid, tiled_pages
 from printgen.layouts import LayoutLibrary, load_library
 from printgen.model import Game, Piece, find_games, load_game
 from printgen.ops import Face
-from printgen.pdfdraw import face_form_name, keep_drawings
+from printgen.pdfdraw import FacesInUse, face_form_name
 from printgen.render import faces_of, piece_size
 from printgen.sheets import (
     SheetInfo,
     checklist_rows_per_page,
     note_rows,
     sheet_notes,
+    sheet_pages,
     write_calibration,
-    write_sheets,
 )
 from printgen.templating import reset_budget
 
@@ -562,6 +564,18 @@ class Previous:
         return entry is not None and sha256(data) == entry.get("sha256")
 
 
+@dataclass(frozen=True)
+class Written:
+    """A file `Staging.write` makes: its writer takes the open file and writes it a page at
+    a time, yielding the share written after each page."""
+
+    rel: str
+    writer: Callable[[BinaryIO], Iterator[float]]
+    entry: dict[str, Any]
+    inputs: str = ""
+    faces: tuple[Face, ...] = ()  # each face it shows, as often as it shows it
+
+
 class Staging:
     """A game's new folder being filled: files written anew or linked from the last build."""
 
@@ -578,23 +592,30 @@ class Staging:
         path.write_bytes(data)
         self._written(rel, sha256(data), entry, inputs)
 
-    def write(
-        self,
-        rel: str,
-        writer: Callable[[BinaryIO], None],
-        entry: dict[str, Any],
-        inputs: str = "",
-    ) -> None:
-        """`put` a file that `writer` writes as it makes it (a deck's PDFs, page by page:
-        the file is never whole in memory)."""
-        path = self.folder / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("w+b") as f:
-            writer(f)
-            f.flush()
-            f.seek(0)
-            digest = hashlib.file_digest(f, "sha256").hexdigest()
-        self._written(rel, digest, entry, inputs)
+    def write(self, jobs: list[Written]) -> None:
+        """`put` files that their writers make a page at a time, side by side: the one
+        furthest behind writes its next page. A deck's sheets on every paper and its card
+        pages show the same faces in the same order, so each face is drawn once for all
+        of them and let go once they have passed it (pdfdraw keeps the last faces drawn),
+        and no file is ever whole in memory."""
+        with contextlib.ExitStack() as files:
+            steps: list[Iterator[float]] = []
+            for job in jobs:
+                path = self.folder / job.rel
+                path.parent.mkdir(parents=True, exist_ok=True)
+                steps.append(job.writer(files.enter_context(path.open("wb"))))
+            done = [0.0] * len(jobs)
+            going = set(range(len(jobs)))
+            while going:
+                behind = min(going, key=lambda i: (done[i], i))
+                try:
+                    done[behind] = next(steps[behind])
+                except StopIteration:
+                    going.discard(behind)
+        for job in jobs:
+            with (self.folder / job.rel).open("rb") as f:
+                digest = hashlib.file_digest(f, "sha256").hexdigest()
+            self._written(job.rel, digest, job.entry, job.inputs)
 
     def put_file(self, rel: str, source: Path, entry: dict[str, Any]) -> None:
         """`put` a file's bytes, named by their digest (its inputs): the file is linked in
@@ -863,7 +884,7 @@ def write_game(
     font = lib.fonts["gothic"]
     title = game.info.title.en
     face_print = {key: face_form_name(face) for key, face in r.faces.items()}
-    keep_drawings(len(r.faces))  # each face compiled once for all the documents below
+    documents: list[Written] = []  # written side by side (Staging.write)
     for paper in opts.papers:
         pages = impose(lib, r, paper, opts)
         rel = f"sheets-{paper}-{opts.mode}.pdf"
@@ -886,12 +907,9 @@ def write_game(
                 "lang": opts.lang,
                 "pages": [page_entry(p, r.faces) for p in pages],
             }
-            staging.write(
-                rel,
-                functools.partial(write_sheets, pages, r.faces, info, lib.presets.sheet, font),
-                entry,
-                made_of,
-            )
+            writer = functools.partial(sheet_pages, pages, r.faces, info, lib.presets.sheet, font)
+            shown = tuple(r.faces[p.face] for page in pages for p in page.placements)
+            documents.append(Written(rel, writer, entry, made_of, shown))
         if opts.duplex != "off" and not opts.fold:
             rel = f"calibration-{paper}.pdf"
             made_of = digest(faces_base, "calibration", paper, opts.duplex, opts.offset, title)
@@ -901,7 +919,6 @@ def write_game(
                 )
                 entry = {"kind": "calibration", "paper": paper, "mode": opts.mode}
                 staging.put(rel, cal, entry, made_of)
-        progress(f"{game.id}: {paper} sheets", 1)
     copies = [item for group in items_of(lib, r) for item in group]
     card_pages: list[tuple[str, Face]] = []
     page_items: list[dict[str, Any]] = []
@@ -932,9 +949,13 @@ def write_game(
     made_of = digest(faces_base, "cards", title, [(n, face_form_name(f)) for n, f in card_pages])
     if not staging.reuse("cards.pdf", made_of):
         entry = {"kind": "card-pdf", "lang": opts.lang, "pages": page_items}
-        staging.write(
-            "cards.pdf", functools.partial(write_card_pdf, card_pages, title, font), entry, made_of
-        )
+        writer = functools.partial(card_pages_of, card_pages, title, font)
+        shown = tuple(face for _label, face in card_pages)
+        documents.append(Written("cards.pdf", writer, entry, made_of, shown))
+    with FacesInUse(face for document in documents for face in document.faces):
+        staging.write(documents)
+    for paper in opts.papers:
+        progress(f"{game.id}: {paper} sheets", 1)
     progress(f"{game.id}: card pages", 1)
     images: dict[str, dict[str, str]] = {}
     if opts.png:

@@ -18,10 +18,20 @@ from printgen.units import PT_PER_MM as mm
 def write_card_pdf(entries: list[tuple[str, Face]], title: str, font: Font, out: BinaryIO) -> None:
     """One page per card face, written into `out` a page at a time: the page is the bleed
     box, the TrimBox the cut line."""
+    for _done in card_pages(entries, title, font, out):
+        pass
+
+
+def card_pages(
+    entries: list[tuple[str, Face]], title: str, font: Font, out: BinaryIO
+) -> Iterator[float]:
+    """`write_card_pdf` as steps: each writes a page and yields the share of its pages
+    written, which is the share of the faces shown (a face a page), so that other documents
+    can be written beside it (`build.Staging.write`)."""
     first = entries[0][1]
     c = new_canvas(out, f"{title} — card pages", _bleed_size(first), font)
     made: set[str] = set()
-    for _label, face in entries:
+    for number, (_label, face) in enumerate(entries, 1):
         w, h = _bleed_size(face)
         b = face.bleed
         c.setPageSize((w * mm, h * mm))
@@ -30,6 +40,7 @@ def write_card_pdf(entries: list[tuple[str, Face]], title: str, font: Font, out:
         name = ensure_form(c, face, made)
         c.doForm(name)
         c.showPage()
+        yield number / len(entries)
     c.finish()
 
 

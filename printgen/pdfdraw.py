@@ -16,7 +16,8 @@ import hashlib
 import io
 import re
 import zlib
-from collections import OrderedDict
+from collections import Counter, OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -258,21 +259,12 @@ def _joined(code: list[str | _Text]) -> tuple[str | _Text, ...]:
     return tuple(out)
 
 
-# Compiled faces by name and font files (a face's name leaves out where its fonts lie).
-_drawings: OrderedDict[tuple[str, frozenset[Path]], FaceDrawing] = OrderedDict()
+# Compiled faces by name and font files (a face's name leaves out where its fonts lie): the
+# last ones compiled, and those that documents written side by side will show again.
+_DrawingKey = tuple[str, frozenset[Path]]
+_drawings: OrderedDict[_DrawingKey, FaceDrawing] = OrderedDict()
 NAMES_KEPT = 20_000  # faces whose name is remembered (a face is kept alive while it is)
-DRAWINGS_KEPT = 1_024  # compiled faces kept for the next document (memory stays bounded)
-_kept = {"drawings": DRAWINGS_KEPT}
-
-
-def keep_drawings(count: int) -> None:
-    """Keep `count` compiled faces (at least `DRAWINGS_KEPT`) from now on: a game's write
-    asks for as many as it has faces, so that a deck of more distinct faces than that is
-    compiled once for its sheets of every paper and its card pages, not once per document.
-    The next game's write trims them to its own count."""
-    _kept["drawings"] = max(DRAWINGS_KEPT, count)
-    while len(_drawings) > _kept["drawings"]:
-        _drawings.popitem(last=False)
+DRAWINGS_KEPT = 1_024  # compiled faces kept
 
 
 def _form_name(face: Face) -> str:
@@ -284,19 +276,56 @@ def _form_name(face: Face) -> str:
 face_form_name: ByIdentity[Face, str] = ByIdentity(_form_name, NAMES_KEPT)
 
 
+def _drawing_key(face: Face) -> _DrawingKey:
+    fonts_of = frozenset(op.font_path for op in face.ops if isinstance(op, TextRun))
+    return face_form_name(face), fonts_of
+
+
+class FacesInUse:
+    """The faces documents written side by side show (each showing, in any of them): a
+    face compiled for the first is kept until the last has shown it, then let go. The
+    documents of a deck of thousands of cards, each compiling every face once, then hold
+    the faces between the first and the last document's place, not the whole deck."""
+
+    def __init__(self, showings: Iterable[Face]) -> None:
+        self.left = Counter(_drawing_key(face) for face in showings)
+        self.kept: dict[_DrawingKey, FaceDrawing] = {}
+
+    def __enter__(self) -> FacesInUse:
+        _in_use.append(self)
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        _in_use.remove(self)
+
+    def shown(self, key: _DrawingKey, drawing: FaceDrawing) -> None:
+        left = self.left.get(key, 0) - 1
+        if left > 0:
+            self.left[key] = left
+            self.kept[key] = drawing
+        else:
+            self.left.pop(key, None)
+            self.kept.pop(key, None)
+
+
+_in_use: list[FacesInUse] = []
+
+
 def face_drawing(face: Face) -> FaceDrawing:
-    """The face compiled, from the last faces compiled when it is among them."""
-    key = (
-        face_form_name(face),
-        frozenset(op.font_path for op in face.ops if isinstance(op, TextRun)),
-    )
-    found = _drawings.get(key)
-    if found is not None:
-        _drawings.move_to_end(key)
-        return found
-    drawing = _drawings[key] = compile_face(face)
-    if len(_drawings) > _kept["drawings"]:
-        _drawings.popitem(last=False)
+    """The face compiled, from the faces in use or the last faces compiled when it is among
+    them."""
+    key = _drawing_key(face)
+    drawing = next((u.kept[key] for u in _in_use if key in u.kept), None)
+    if drawing is None:
+        drawing = _drawings.get(key)
+        if drawing is None:
+            drawing = _drawings[key] = compile_face(face)
+            while len(_drawings) > DRAWINGS_KEPT:
+                _drawings.popitem(last=False)
+        else:
+            _drawings.move_to_end(key)
+    for in_use in _in_use:
+        in_use.shown(key, drawing)
     return drawing
 
 

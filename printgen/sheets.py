@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
@@ -65,6 +66,20 @@ def write_sheets(
     out: BinaryIO,
 ) -> None:
     """The sheets, written into `out` a page at a time."""
+    for _done in sheet_pages(pages, faces, info, s, font, out):
+        pass
+
+
+def sheet_pages(
+    pages: list[Page],
+    faces: dict[str, Face],
+    info: SheetInfo,
+    s: SheetSettings,
+    font: Font,
+    out: BinaryIO,
+) -> Iterator[float]:
+    """`write_sheets` as steps: each writes a page and yields the share of the faces shown
+    so far, so that other documents can be written beside it (`build.Staging.write`)."""
     c = new_canvas(
         out,
         f"{info.title} — print sheets ({info.paper})",
@@ -73,6 +88,7 @@ def write_sheets(
     )
     made: set[str] = set()
     total = len(pages)
+    shown, showings = 0, sum(len(page.placements) for page in pages) or 1
     for page in pages:
         c.setPageSize((page.width * mm, page.height * mm))
         for p in page.placements:
@@ -86,6 +102,8 @@ def write_sheets(
         _targets(c, page)
         _band(c, page, info, s, font, total)
         c.showPage()
+        shown += len(page.placements)
+        yield shown / showings
     c.finish()
 
 

@@ -59,16 +59,18 @@ def test_a_form_is_the_bytes_the_canvas_writes(game: str, compress: bool) -> Non
 def test_a_deck_of_more_faces_than_kept_is_compiled_once(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """A game with more distinct faces than the compiled faces kept between documents
-    (`DRAWINGS_KEPT`, here made 4): its sheets of two papers and its card pages compile each
-    face once, where each document compiled them all again; the files are the same."""
+    """A game with more distinct faces than the compiled faces kept (`DRAWINGS_KEPT`, here
+    made 24), whose sheets show its pieces in another order than its card pages (boards,
+    mats and tokens on sheets of their own): its sheets of two papers and its card pages,
+    written side by side, compile each face once and hold only the faces between their
+    places; the files are those the documents make one after another."""
     from printgen import build, pdfdraw
     from printgen.build import BuildOptions, write_game
 
-    lib, games = load_all(Project(ROOT), ["subzero"])
+    lib, games = load_all(Project(ROOT), ["susumuka-modoruka"])
     (r,) = render_all(lib, games, "both")
     distinct = {face_form_name(f) for f in r.faces.values()}
-    assert len(distinct) > 4
+    assert len(distinct) > 3 * 24
     opts = BuildOptions(papers=("a4", "letter"), png=False, rulebooks=False, jobs=1)
     compiled: list[str] = []
     real_compile = pdfdraw.compile_face
@@ -80,22 +82,46 @@ def test_a_deck_of_more_faces_than_kept_is_compiled_once(
     def files(folder: Path) -> dict[str, bytes]:
         return {p.name: p.read_bytes() for p in sorted(folder.glob("*.pdf"))}
 
-    monkeypatch.setattr(pdfdraw, "compile_face", counting)
-    monkeypatch.setattr(pdfdraw, "DRAWINGS_KEPT", 4)
-    pdfdraw._drawings.clear()  # none compiled yet (earlier tests compiled these faces)
-    write_game(lib, r, opts, tmp_path / "kept", lambda *_: None)
-    assert sorted(compiled) == sorted(distinct)
-    assert {name for name, _fonts in pdfdraw._drawings} == distinct
+    in_use: list[pdfdraw.FacesInUse] = []
 
+    class Watched(pdfdraw.FacesInUse):
+        most = 0  # the most faces held at once
+
+        def __enter__(self) -> pdfdraw.FacesInUse:
+            in_use.append(self)
+            return super().__enter__()
+
+        def shown(self, key: tuple[str, frozenset[Path]], drawing: pdfdraw.FaceDrawing) -> None:
+            super().shown(key, drawing)
+            self.most = max(self.most, len(self.kept))
+
+    monkeypatch.setattr(pdfdraw, "compile_face", counting)
+    monkeypatch.setattr(pdfdraw, "DRAWINGS_KEPT", 24)
+    monkeypatch.setattr(build, "FacesInUse", Watched)
+    pdfdraw._drawings.clear()  # none compiled yet (earlier tests compiled these faces)
+    write_game(lib, r, opts, tmp_path / "side-by-side", lambda *_: None)
+    assert sorted(compiled) == sorted(distinct)
+    assert len(pdfdraw._drawings) == 24
+    # every showing was counted: each face was let go after its last, none is held now
+    (faces,) = in_use
+    assert not faces.left and not faces.kept and not pdfdraw._in_use
+
+    def one_after_another(self: build.Staging, jobs: list[build.Written]) -> None:
+        for job in jobs:
+            real_write(self, [job])
+
+    real_write = build.Staging.write
     compiled.clear()
-    pdfdraw.keep_drawings(4)  # the next game's write trims them (here: 4 again)
-    assert len(pdfdraw._drawings) == 4
-    monkeypatch.setattr(build, "keep_drawings", lambda count: None)  # as before: 4 kept
-    write_game(lib, r, opts, tmp_path / "before", lambda *_: None)
-    assert len(compiled) >= 3 * len(distinct) - 12  # each document compiled nearly all
-    assert files(tmp_path / "kept") == files(tmp_path / "before")
+    pdfdraw._drawings.clear()
+    monkeypatch.setattr(build.Staging, "write", one_after_another)
+    write_game(lib, r, opts, tmp_path / "one-after-another", lambda *_: None)
+    # one document after another holds every face until the last document; side by side,
+    # those between the documents' places (here, where the orders differ: about half)
+    assert sorted(compiled) == sorted(distinct)
+    assert in_use[1].most == len(distinct) and in_use[0].most <= len(distinct) // 2
+    assert files(tmp_path / "side-by-side") == files(tmp_path / "one-after-another")
     monkeypatch.undo()
-    pdfdraw.keep_drawings(0)  # back to the usual bound for the tests after this one
+    pdfdraw._drawings.clear()
 
 
 @settings(max_examples=300, deadline=None)
