@@ -15,17 +15,11 @@ from printgen.sheets import new_canvas
 from printgen.units import PT_PER_MM as mm
 
 
-def write_card_pdf(entries: list[tuple[str, Face]], title: str, font: Font, out: BinaryIO) -> None:
-    """One page per card face, written into `out` a page at a time: the page is the bleed
-    box, the TrimBox the cut line."""
-    for _done in card_pages(entries, title, font, out):
-        pass
-
-
 def card_pages(
     entries: list[tuple[str, Face]], title: str, font: Font, out: BinaryIO
 ) -> Iterator[float]:
-    """`write_card_pdf` as steps: each writes a page and yields the share of its pages
+    """One page per card face, written into `out` a page at a time: the page is the bleed
+    box, the TrimBox the cut line. Each step writes a page and yields the share of the pages
     written, which is the share of the faces shown (a face a page), so that other documents
     can be written beside it (`build.Staging.write`)."""
     first = entries[0][1]

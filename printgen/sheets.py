@@ -57,19 +57,6 @@ def new_canvas(
     return c
 
 
-def write_sheets(
-    pages: list[Page],
-    faces: dict[str, Face],
-    info: SheetInfo,
-    s: SheetSettings,
-    font: Font,
-    out: BinaryIO,
-) -> None:
-    """The sheets, written into `out` a page at a time."""
-    for _done in sheet_pages(pages, faces, info, s, font, out):
-        pass
-
-
 def sheet_pages(
     pages: list[Page],
     faces: dict[str, Face],
@@ -78,8 +65,9 @@ def sheet_pages(
     font: Font,
     out: BinaryIO,
 ) -> Iterator[float]:
-    """`write_sheets` as steps: each writes a page and yields the share of the faces shown
-    so far, so that other documents can be written beside it (`build.Staging.write`)."""
+    """The sheets, written into `out` a page at a time: each step writes a page and yields
+    the share of the faces shown so far, so that other documents can be written beside it
+    (`build.Staging.write`)."""
     c = new_canvas(
         out,
         f"{info.title} — print sheets ({info.paper})",

@@ -15,7 +15,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from printgen import fonts
 from printgen.build import Project, load_all, render_all
 from printgen.cache import cache_dir
-from printgen.exports import write_card_pdf
+from printgen.exports import card_pages
 
 ROOT = Path(__file__).resolve().parent.parent
 FONT = ROOT / "layouts" / "fonts" / "BIZUDPGothic-Regular.ttf"
@@ -59,7 +59,7 @@ def _card_pages(project: Project) -> bytes:
     (r,) = render_all(lib, games, "ja")
     faces = list(r.faces.values())[:12]
     out = io.BytesIO()
-    write_card_pdf([(f"card-{i}", f) for i, f in enumerate(faces)], "t", lib.fonts["gothic"], out)
+    list(card_pages([(f"card-{i}", f) for i, f in enumerate(faces)], "t", lib.fonts["gothic"], out))
     return out.getvalue()
 
 
