@@ -89,6 +89,15 @@ class _KeptFace(TTFontFace):  # type: ignore[misc]
 
     _UNREAD = ("glyphToChar",)
 
+    def get_table(self, tag: str) -> Any:
+        """A table of the font, as reportlab's face gives it; the glyphs' table cut from the
+        file's bytes only a glyph at a time, as a subset takes them (reportlab copies the
+        whole of it, megabytes for a Japanese font, for every subset of every document)."""
+        if tag != "glyf":
+            return super().get_table(tag)
+        start, length = self.get_table_pos(tag)
+        return _Glyphs(self._ttf_data, start, length)
+
     def __getattr__(self, name: str) -> Any:
         packed = self.__dict__.get("_packed")
         if packed is None or name not in packed:
@@ -97,6 +106,25 @@ class _KeptFace(TTFontFace):  # type: ignore[misc]
         value = _UNPACK[kind](*parts)
         setattr(self, name, value)
         return value
+
+
+class _Glyphs:
+    """A font's glyph table, read where it lies in the font file's bytes: a slice of it is
+    the slice of the table's bytes."""
+
+    __slots__ = ("data", "length", "start")
+
+    def __init__(self, data: bytes, start: int, length: int) -> None:
+        self.data, self.start, self.length = data, start, length
+
+    def __len__(self) -> int:
+        return self.length
+
+    def __getitem__(self, part: slice) -> bytes:
+        begin, end, step = part.indices(self.length)
+        if step != 1:
+            raise ValueError("a glyph table is read a run of bytes at a time")
+        return self.data[self.start + begin : self.start + max(begin, end)]
 
 
 def _face_from_state(state: dict[str, Any], data: bytes, path: Path) -> TTFontFace:

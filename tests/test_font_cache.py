@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfbase.ttfonts import TTFont, TTFontFile
 
 from printgen import fonts
 from printgen.build import Project, load_all, render_all
@@ -161,3 +161,19 @@ def test_the_cache_keeps_the_newest_entries(tmp_path: Path) -> None:
     keep_newest(folder, 4)
     assert sorted(p.name for p in folder.iterdir()) == ["2.ttf", "3.ttf", "4.ttf", "5.ttf"]
     keep_newest(tmp_path / "no-such-folder", 4)  # nothing to do, no error
+
+
+def test_the_glyph_table_read_in_place_is_the_tables_bytes(cache: Path) -> None:
+    """A cached face gives its subsets the glyph table where it lies in the font file's
+    bytes (no copy of the whole table per subset): each run of it is the table's bytes."""
+    fonts._registered.clear()
+    fonts._tt_font("printgen-test-gothic", FONT)  # reads the font, keeps its reading
+    face = fonts._tt_font("printgen-test-gothic", FONT).face  # the reading from the cache
+    assert isinstance(face, fonts._KeptFace)
+    table = face.get_table("glyf")
+    start, length = face.get_table_pos("glyf")
+    whole = face._ttf_data[start : start + length]
+    assert len(table) == len(whole) == length
+    for begin, end in ((0, 0), (0, 12), (100, 260), (length - 8, length), (length - 4, length + 9)):
+        assert table[begin:end] == whole[begin:end]
+    assert face.get_table("head") == TTFontFile(str(FONT)).get_table("head")
