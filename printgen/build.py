@@ -595,9 +595,9 @@ class Staging:
     def write(self, jobs: list[Written]) -> None:
         """`put` files that their writers make a page at a time, side by side: the one
         furthest behind writes its next page. A deck's sheets on every paper and its card
-        pages show the same faces in the same order, so each face is drawn once for all
-        of them and let go once they have passed it (pdfdraw keeps the last faces drawn),
-        and no file is ever whole in memory."""
+        pages show much the same faces in much the same order, so a face compiled for one
+        of them waits only until the others have shown it too (`pdfdraw.FacesInUse`), and
+        no file is ever whole in memory."""
         with contextlib.ExitStack() as files:
             steps: list[Iterator[float]] = []
             for job in jobs:

@@ -461,8 +461,8 @@ class StreamedDocument(pdfdoc.PDFDocument):  # type: ignore[misc]
     take every page's glyphs, the page tree, the catalogue and the document's information)
     is written last, then the cross-reference table. Every object is formatted by
     reportlab, as `PDFDocument.format` does it; only their order in the file differs (and
-    the page tree comes after the pages). A deck of thousands of cards needs the memory of
-    a few."""
+    the page tree comes after the pages). Of a page written, the document keeps its
+    object numbers and where they lie in the file."""
 
     def __init__(self, out: BinaryIO, **options: Any) -> None:
         super().__init__(**options)
