@@ -276,9 +276,13 @@ def _form_name(face: Face) -> str:
 face_form_name: ByIdentity[Face, str] = ByIdentity(_form_name, NAMES_KEPT)
 
 
-def _drawing_key(face: Face) -> _DrawingKey:
+def _key_of(face: Face) -> _DrawingKey:
     fonts_of = frozenset(op.font_path for op in face.ops if isinstance(op, TextRun))
     return face_form_name(face), fonts_of
+
+
+# A face's compiled drawing's key, worked out once per face (asked for at every showing).
+_drawing_key: ByIdentity[Face, _DrawingKey] = ByIdentity(_key_of, NAMES_KEPT)
 
 
 class FacesInUse:
