@@ -24,8 +24,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 from printgen.cache import file_digest
 from printgen.errors import ErrorList, Location, PrintgenError, display_path
-from printgen.exports import FaceUse, PngFile, drawing_of, plan_pngs, render_pngs
-from printgen.exports import card_pages as card_pages_of
+from printgen.exports import FaceUse, PngFile, card_pages, drawing_of, plan_pngs, render_pngs
 from printgen.files import check_inside, give_usual_mode
 from printgen.geometry import SafeZoneReport
 from printgen.imposition import Item, Page, duplex_pages, fold_pages, make_grid, tiled_pages
@@ -920,17 +919,17 @@ def write_game(
                 entry = {"kind": "calibration", "paper": paper, "mode": opts.mode}
                 staging.put(rel, cal, entry, made_of)
     copies = [item for group in items_of(lib, r) for item in group]
-    card_pages: list[tuple[str, Face]] = []
+    card_faces: list[tuple[str, Face]] = []
     page_items: list[dict[str, Any]] = []
     for item in copies:
         for side, key in (("front", item.front), ("back", item.back)):
             if key is None:
                 continue
-            card_pages.append((f"{item.piece_id}-{item.copy}-{side}", r.faces[key]))
+            card_faces.append((f"{item.piece_id}-{item.copy}-{side}", r.faces[key]))
             face = r.faces[key]
             page_items.append(
                 {
-                    "number": len(card_pages),
+                    "number": len(card_faces),
                     "size_mm": [
                         round(face.width + 2 * face.bleed, 3),
                         round(face.height + 2 * face.bleed, 3),
@@ -946,11 +945,11 @@ def write_game(
                     ],
                 }
             )
-    made_of = digest(faces_base, "cards", title, [(n, face_form_name(f)) for n, f in card_pages])
+    made_of = digest(faces_base, "cards", title, [(n, face_form_name(f)) for n, f in card_faces])
     if not staging.reuse("cards.pdf", made_of):
         entry = {"kind": "card-pdf", "lang": opts.lang, "pages": page_items}
-        writer = functools.partial(card_pages_of, card_pages, title, font)
-        shown = tuple(face for _label, face in card_pages)
+        writer = functools.partial(card_pages, card_faces, title, font)
+        shown = tuple(face for _label, face in card_faces)
         documents.append(Written("cards.pdf", writer, entry, made_of, shown))
     with FacesInUse(face for document in documents for face in document.faces):
         staging.write(documents)

@@ -242,8 +242,8 @@ def compile_face(face: Face) -> FaceDrawing:
 
 def _joined(code: list[str | _Text]) -> tuple[str | _Text, ...]:
     """The operators with each run of strings between two texts joined into one, as the
-    document joins them (by line): the same stream in a fraction of the memory, for a deck's
-    faces are kept compiled for all its documents."""
+    document joins them (by line): the same stream in a fraction of the memory, for compiled
+    faces wait for every document that shows them (and the last 1,024 are kept)."""
     out: list[str | _Text] = []
     strings: list[str] = []
     for part in code:
