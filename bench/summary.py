@@ -184,9 +184,27 @@ def main() -> None:
     print("Figures of this run against their aims (issue 18):")
     for label, value, aim, result in table:
         print(f"  {label:{width}}  {value:>18}  aim {aim:>18}  {result}")
-    kernels = kernel_notes(Path(sys.argv[1]) if len(sys.argv) > 1 else OUT)
+    out = Path(sys.argv[1]) if len(sys.argv) > 1 else OUT
+    floor = floor_note(out)
+    if floor:
+        print(f"  ({floor})")
+    kernels = kernel_notes(out)
     if kernels:
         print(f"  (engine kernels: {kernels})")
+
+
+def floor_note(out: Path) -> str:
+    """What the whole-process aim compares with on this machine: the bare reportlab
+    script's own process for 200 cards (bench/peer/floor.py, peer.json), in words."""
+    path = out / "peer.json"
+    data = json.loads(path.read_text()) if path.is_file() else {}
+    floor, printgen, cards = data.get("floor_s"), data.get("printgen_s"), data.get("cards")
+    if not (isinstance(floor, int | float) and isinstance(printgen, int | float) and cards):
+        return ""
+    return (
+        f"for scale, on this machine: the bare reportlab script draws the peer deck's {cards} "
+        f"cards in a whole process of {floor:.3g} s, printgen builds them in {printgen:.3g} s"
+    )
 
 
 def kernel_notes(out: Path) -> str:

@@ -8,6 +8,7 @@ anchors and aliases expand to, and the nesting, are bounded (a game folder is un
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,13 +33,23 @@ _DATE_TAG = f"{_CORE}timestamp"
 
 
 def parse(path: Path, text: str) -> Document:
-    """The document of `text` (the file at `path`); its errors as PrintgenErrors."""
+    """The document of `text` (the file at `path`); its errors as PrintgenErrors.
+
+    The data is built as libyaml reads the file (`_Events`), without PyYAML's graph of every
+    node first: that graph of a 2,000-card file is ~20 MB, 80 bytes and two marks a value.
+    A file with anchors, aliases or merge keys (`<<`) is read through the graph (`_build`),
+    which expands them."""
+    try:
+        return _parse(path, text, _from_events)
+    except _NeedsNodes:
+        return _parse(path, text, _from_nodes)
+
+
+def _parse(path: Path, text: str, build: Callable[[yaml.SafeLoader, Document], Any]) -> Document:
     loader = _Loader(text)
     try:
-        root = loader.get_single_node()
         doc = Document(path, None)
-        budget = _Budget()
-        doc.data = _build(loader, root, (), doc, budget) if root is not None else None
+        doc.data = build(loader, doc)
         return doc
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -49,6 +60,125 @@ def parse(path: Path, text: str) -> Document:
         raise PrintgenError(f"YAML error: {exc}", Location(path)) from None
     finally:
         loader.dispose()
+
+
+def _from_nodes(loader: yaml.SafeLoader, doc: Document) -> Any:
+    root = loader.get_single_node()
+    return _build(loader, root, (), doc, _Budget()) if root is not None else None
+
+
+def _from_events(loader: yaml.SafeLoader, doc: Document) -> Any:
+    """The document's data, as `_from_nodes` builds it (the same values, places, checks and
+    errors), from libyaml's events."""
+    events = _Events(loader, doc)
+    events.get_event()  # the stream's start
+    if events.check_event(yaml.StreamEndEvent):
+        return None
+    events.get_event()  # the document's start
+    value = events.value(())
+    end = events.get_event()  # the document's end
+    if not events.check_event(yaml.StreamEndEvent):
+        raise yaml.composer.ComposerError(
+            "expected a single document in the stream",
+            end.start_mark,
+            "but found another document",
+            events.get_event().start_mark,
+        )
+    return value
+
+
+class _NeedsNodes(Exception):
+    """The file has an anchor, an alias or a merge key: `_from_events` does not expand them."""
+
+
+_GRAPH_ONLY = {f"{_CORE}merge", f"{_CORE}value"}  # the tags of `<<` and `=` keys
+
+
+class _Events:
+    """`_build`, walking libyaml's events instead of nodes: each value is checked, placed
+    and built as its events arrive."""
+
+    def __init__(self, loader: yaml.SafeLoader, doc: Document) -> None:
+        self.loader = loader
+        self.doc = doc
+        self.nodes = 0
+        # the loader's event calls (untyped in PyYAML's stubs)
+        self.get_event: Callable[[], Any] = loader.get_event
+        self.peek_event: Callable[[], Any] = loader.peek_event
+        self.check_event: Callable[[type[yaml.Event]], bool] = loader.check_event
+        self.resolve: Callable[[type[yaml.Node], str | None, Any], str] = loader.resolve
+
+    def node(self, kind: type[yaml.Node]) -> yaml.Node:
+        """The next value's node, without its children (a scalar's has its text)."""
+        event = self.get_event()
+        if isinstance(event, yaml.AliasEvent) or event.anchor is not None:
+            raise _NeedsNodes
+        tag = event.tag
+        if kind is yaml.ScalarNode:
+            if tag is None or tag == "!":
+                tag = self.resolve(kind, event.value, event.implicit)
+            if tag in _GRAPH_ONLY:
+                raise _NeedsNodes
+            return yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark)
+        if tag is None or tag == "!":
+            tag = self.resolve(kind, None, event.implicit)
+        return kind(tag, [], event.start_mark, event.end_mark)
+
+    def kind(self) -> type[yaml.Node]:
+        """The kind of node the next event starts."""
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent) or event.anchor is not None:
+            raise _NeedsNodes
+        if isinstance(event, yaml.MappingStartEvent):
+            return yaml.MappingNode
+        return yaml.SequenceNode if isinstance(event, yaml.SequenceStartEvent) else yaml.ScalarNode
+
+    def here(self) -> Location:
+        """The place of the next event."""
+        at = self.peek_event().start_mark
+        return Location(self.doc.path, at.line + 1, at.column + 1)
+
+    def value(self, key: Key) -> Any:
+        doc = self.doc
+        self.nodes += 1
+        if self.nodes > MAX_NODES or len(key) > MAX_DEPTH:
+            self.kind()  # an anchor or alias: the graph's walk reports it as it finds it
+            raise PrintgenError(
+                f"the YAML expands to more than {MAX_NODES:,} values (anchors and aliases "
+                "repeated inside each other?): write the data out, or split the file"
+                if self.nodes > MAX_NODES
+                else f"the YAML is nested more than {MAX_DEPTH} levels deep",
+                self.here(),
+            )
+        node = self.node(self.kind())
+        _check_tag(node, doc.path)
+        doc.places[key] = _mark(doc.path, node)
+        if isinstance(node, yaml.ScalarNode):
+            return _scalar(self.loader, node, doc.path)
+        if isinstance(node, yaml.SequenceNode):
+            items: list[Any] = []
+            while not self.check_event(yaml.SequenceEndEvent):
+                items.append(self.value((*key, len(items))))
+            self.get_event()
+            return items
+        result: dict[Any, Any] = {}
+        while not self.check_event(yaml.MappingEndEvent):
+            if self.kind() is not yaml.ScalarNode:
+                raise PrintgenError("mapping keys must be names", self.here())
+            key_node = self.node(yaml.ScalarNode)
+            name = _scalar(self.loader, key_node, doc.path)
+            if not isinstance(name, str | int):
+                raise PrintgenError("mapping keys must be names", _mark(doc.path, key_node))
+            if name in result:
+                raise PrintgenError(
+                    f"duplicate key '{name}': each key may appear once in a mapping",
+                    _mark(doc.path, key_node),
+                )
+            inner = (*key, name)
+            doc.key_places[inner] = _mark(doc.path, key_node)
+            result[name] = self.value(inner)
+        self.get_event()
+        return result
 
 
 def _mark(path: Path, node: yaml.Node) -> Location:
@@ -126,7 +256,8 @@ def _scalar(loader: yaml.SafeLoader, node: yaml.Node, path: Path) -> Any:
     if tag == _DATE_TAG:
         return str(node.value)
     try:
-        value = loader.construct_object(node, deep=True)
+        # the scalar's constructor itself: construct_object would keep every node it made
+        value = loader.yaml_constructors[tag](loader, node)
         if isinstance(value, float) and not math.isfinite(value):
             raise PrintgenError(
                 f"'{node.value}' is not a number a game can use: write a finite number",

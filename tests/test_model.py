@@ -223,3 +223,121 @@ def test_a_large_yaml_file_with_an_error_reports_it_every_time(
         with pytest.raises(PrintgenError, match="duplicate key 'id'"):
             load_yaml(path)
     assert not (tmp_path / "cache" / "yaml").exists()
+
+
+# --- reading YAML from libyaml's events -------------------------------------------------------
+
+# What a game folder may hold and the errors it may make, each read both ways below.
+YAML_CASES = {
+    "values": (
+        "a: 'x'\nb: \"y\\n\"\nc: |\n  block\n  text\nd: >\n  folded\nn: [1, 0x10, 0o17, 1_000]\n"
+        "f: 2.5\nt: [true, no, ~, null, '']\nwhen: 2002-11-02\nat: 2002-11-02 10:00:00\n"
+        "tags: [!!str 12, ! 12, !!int '7', !!float 3]\nkeys: {3: x, true: y}\nja: {日本: 語}\n"
+    ),
+    "nesting": "- {a: [1, {b: c}], d: e}\n- x\n- [[], {}]\n",
+    "scalar-root": "hello\n",
+    "empty": "",
+    "comment-only": "# nothing here\n",
+    "duplicate-key": "a: 1\nb: [1, {c: 1, c: 2}]\n",
+    "list-as-key": "[1]: 2\n",
+    "mapping-as-key": "? {a: 1}\n: 2\n",
+    "null-key": "~: 1\n",
+    "float-key": "1.5: 2\n",
+    "python-tag": "a: !!python/object:os.system x\n",
+    "binary-tag-key": "!!binary aGk=: 1\n",
+    "own-tag": "a: !foo {b: 1}\n",
+    "set": "!!set {a, b}\n",
+    "huge-integer": "a: " + "9" * 5000 + "\n",
+    "infinite": "a: [1, .inf]\n",
+    "two-documents": "a: 1\n---\nb: 2\n",
+    "nested-too-deep": "[" * 70 + "]" * 70 + "\n",
+    "too-many-values": "[" + ",".join(["1"] * 1_001) + "]\n",  # with a bound of 1,000
+    "syntax": "a: [1, 2\nb: 3\n",
+    "tab": "a:\n\t- 1\n",
+}
+
+
+def _read_both_ways(path: Path, text: str) -> list[tuple[Any, ...]]:
+    from printgen import yamlparse
+
+    results: list[tuple[Any, ...]] = []
+    for build in (yamlparse._from_events, yamlparse._from_nodes):
+        try:
+            doc = yamlparse._parse(path, text, build)
+            results.append(("read", repr(doc.data), doc.places, doc.key_places))
+        except yamlparse._NeedsNodes:  # anchors, aliases or merge keys: `parse` reads nodes
+            results.append(("graph",))
+        except PrintgenError as exc:
+            results.append(("error", str(exc)))
+    return results
+
+
+@pytest.mark.parametrize("case", sorted(YAML_CASES))
+def test_yaml_read_from_events_is_what_the_node_graph_reads(
+    case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """libyaml's events give the same values at the same places, and the same first error,
+    as PyYAML's graph of nodes (the way printgen read every file before)."""
+    from printgen import yamlparse
+
+    monkeypatch.setattr(yamlparse, "MAX_NODES", 1_000)
+    events, nodes = _read_both_ways(tmp_path / f"{case}.yaml", YAML_CASES[case])
+    assert events == nodes
+    expected_error = case not in ("values", "nesting", "scalar-root", "empty", "comment-only")
+    assert (events[0] == "error") == expected_error
+
+
+def test_every_shipped_yaml_file_reads_the_same_from_events() -> None:
+    files = sorted((ROOT / "components").rglob("*.yaml")) + sorted(
+        (ROOT / "layouts").rglob("*.yaml")
+    )
+    assert len(files) > 40
+    graphs = 0
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        events, nodes = _read_both_ways(path, text)
+        assert nodes[0] == "read", nodes
+        if events == ("graph",):
+            assert "&" in text or "<<" in text, path
+            graphs += 1
+        else:
+            assert events == nodes, path
+    assert graphs < len(files) / 4
+
+
+def test_a_file_without_anchors_is_read_without_the_node_graph(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plain file never has its graph of nodes built (a 2,000-card file's is ~20 MB); one
+    with anchors, aliases or merge keys is read through it, which expands them."""
+    from printgen import yamlparse
+
+    monkeypatch.setenv("PRINTGEN_CACHE_DIR", str(tmp_path / "cache"))
+    graphs: list[int] = []
+    original = yamlparse._from_nodes
+
+    def counted(loader: Any, doc: Any) -> Any:
+        graphs.append(1)
+        return original(loader, doc)
+
+    monkeypatch.setattr(yamlparse, "_from_nodes", counted)
+    plain = tmp_path / "plain.yaml"
+    plain.write_text("cards:\n" + "".join(f"  - {{id: c{i}, n: {i}}}\n" for i in range(300)))
+    assert load_yaml(plain).data["cards"][299] == {"id": "c299", "n": 299}
+    assert graphs == []
+    shared = tmp_path / "shared.yaml"
+    shared.write_text(
+        "base: &b {colour: red, n: 1}\n"
+        "cards:\n  - <<: *b\n    id: a\n  - {id: b, n: 2}\n  - &c {id: c}\n  - *c\n"
+    )
+    doc = load_yaml(shared)
+    assert graphs == [1]
+    assert doc.data["cards"] == [
+        {"colour": "red", "n": 1, "id": "a"},
+        {"id": "b", "n": 2},
+        {"id": "c"},
+        {"id": "c"},
+    ]
+    assert doc.where(("cards", 0, "colour")).line == 1  # where the merged value is written
+    assert doc.where(("cards", 3, "id")).line == 6  # an alias: where its anchor's value is
+    assert doc.where(("cards", 1, "n")).line == 5
