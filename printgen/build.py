@@ -1151,11 +1151,6 @@ def listing_lines(data: dict[str, Any]) -> Iterator[str]:
     yield "}\n"
 
 
-def listing_json(data: dict[str, Any]) -> str:
-    """`listing_lines` as one text."""
-    return "".join(listing_lines(data))
-
-
 def write_listing(path: Path, data: dict[str, Any]) -> None:
     """`listing_lines` into the file at `path`, a line at a time: a large deck's manifest is
     megabytes, and is never whole in memory (nor in three copies: lines, text, bytes)."""

@@ -36,7 +36,7 @@ def parse(path: Path, text: str) -> Document:
     """The document of `text` (the file at `path`); its errors as PrintgenErrors.
 
     The data is built as libyaml reads the file (`_Events`), without PyYAML's graph of every
-    node first: that graph of a 2,000-card file is ~20 MB, 80 bytes and two marks a value.
+    node first (a node and two marks for every value: ~20 MB for a 2,000-card file).
     A file with anchors, aliases or merge keys (`<<`) is read through the graph (`_build`),
     which expands them."""
     try:
