@@ -75,15 +75,15 @@ def _from_events(loader: yaml.SafeLoader, doc: Document) -> Any:
     if events.check_event(yaml.StreamEndEvent):
         return None
     events.get_event()  # the document's start
-    value = events.value(())
-    end = events.get_event()  # the document's end
-    if not events.check_event(yaml.StreamEndEvent):
-        raise yaml.composer.ComposerError(
-            "expected a single document in the stream",
-            end.start_mark,
-            "but found another document",
-            events.get_event().start_mark,
-        )
+    try:
+        value = events.value(())
+    except PrintgenError:
+        # The graph is built before it is walked: a YAML syntax error anywhere in the file
+        # is what it reports first, and so is a second document. Read on to find them.
+        events.read_rest()
+        events.end_of_stream()
+        raise
+    events.end_of_stream()
     return value
 
 
@@ -105,7 +105,7 @@ class _Events:
         # the loader's event calls (untyped in PyYAML's stubs)
         self.get_event: Callable[[], Any] = loader.get_event
         self.peek_event: Callable[[], Any] = loader.peek_event
-        self.check_event: Callable[[type[yaml.Event]], bool] = loader.check_event
+        self.check_event: Callable[..., bool] = loader.check_event  # of the exact classes
         self.resolve: Callable[[type[yaml.Node], str | None, Any], str] = loader.resolve
 
     def node(self, kind: type[yaml.Node]) -> yaml.Node:
@@ -132,6 +132,26 @@ class _Events:
         if isinstance(event, yaml.MappingStartEvent):
             return yaml.MappingNode
         return yaml.SequenceNode if isinstance(event, yaml.SequenceStartEvent) else yaml.ScalarNode
+
+    def end_of_stream(self) -> None:
+        """The document's end, and no other document after it."""
+        end = self.get_event()
+        if not self.check_event(yaml.StreamEndEvent):
+            raise yaml.composer.ComposerError(
+                "expected a single document in the stream",
+                end.start_mark,
+                "but found another document",
+                self.get_event().start_mark,
+            )
+
+    def read_rest(self) -> None:
+        """The document's events left, read for their syntax errors (an anchor, an alias or
+        a merge key among them: the graph reads the file)."""
+        while not self.check_event(yaml.DocumentEndEvent):
+            if self.check_event(yaml.MappingEndEvent, yaml.SequenceEndEvent):
+                self.get_event()
+            else:
+                self.node(self.kind())
 
     def here(self) -> Location:
         """The place of the next event."""

@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from printgen.errors import PrintgenError
 from printgen.model import load_game
@@ -341,3 +343,31 @@ def test_a_file_without_anchors_is_read_without_the_node_graph(
     assert doc.where(("cards", 0, "colour")).line == 1  # where the merged value is written
     assert doc.where(("cards", 3, "id")).line == 6  # an alias: where its anchor's value is
     assert doc.where(("cards", 1, "n")).line == 5
+
+
+PUNCTUATION = [":", "- ", "[", "]", "{", "}", ",", "&a ", "*a", "<<: ", "!!", "? ", "'", '"', "#",
+               "|", ">", "\t", "\n", "  ", "---\n", "~", "=", "%", "@"]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_mutated_yaml_reads_the_same_from_events_as_from_the_node_graph(data: Any) -> None:
+    """A shipped file with its text broken at random (YAML punctuation inserted, a span cut,
+    a line doubled): the events give what the graph gives, values and places, or the same
+    error, or (anchors, aliases, merge keys) hand the file to the graph."""
+    files = sorted((ROOT / "components").rglob("*.yaml"))
+    path = data.draw(st.sampled_from(files))
+    text = path.read_text(encoding="utf-8")
+    for _ in range(data.draw(st.integers(1, 3))):
+        at = data.draw(st.integers(0, len(text)))
+        kind = data.draw(st.sampled_from(["insert", "cut", "double"]))
+        if kind == "insert":
+            text = text[:at] + data.draw(st.sampled_from(PUNCTUATION)) + text[at:]
+        elif kind == "cut":
+            text = text[:at] + text[at + data.draw(st.integers(1, 40)) :]
+        else:
+            lines = text.splitlines(keepends=True) or [""]
+            i = at % len(lines)
+            text = "".join(lines[: i + 1] + lines[i:])
+    events, nodes = _read_both_ways(path, text)
+    assert events in (nodes, ("graph",))
