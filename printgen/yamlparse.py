@@ -161,15 +161,10 @@ class _Events:
     def value(self, key: Key) -> Any:
         doc = self.doc
         self.nodes += 1
-        if self.nodes > MAX_NODES or len(key) > MAX_DEPTH:
+        beyond = _beyond_bounds(self.nodes, key)
+        if beyond:
             self.kind()  # an anchor or alias: the graph's walk reports it as it finds it
-            raise PrintgenError(
-                f"the YAML expands to more than {MAX_NODES:,} values (anchors and aliases "
-                "repeated inside each other?): write the data out, or split the file"
-                if self.nodes > MAX_NODES
-                else f"the YAML is nested more than {MAX_DEPTH} levels deep",
-                self.here(),
-            )
+            raise PrintgenError(beyond, self.here())
         node = self.node(self.kind())
         _check_tag(node, doc.path)
         doc.places[key] = _mark(doc.path, node)
@@ -185,18 +180,8 @@ class _Events:
         while not self.check_event(yaml.MappingEndEvent):
             if self.kind() is not yaml.ScalarNode:
                 raise PrintgenError("mapping keys must be names", self.here())
-            key_node = self.node(yaml.ScalarNode)
-            name = _scalar(self.loader, key_node, doc.path)
-            if not isinstance(name, str | int):
-                raise PrintgenError("mapping keys must be names", _mark(doc.path, key_node))
-            if name in result:
-                raise PrintgenError(
-                    f"duplicate key '{name}': each key may appear once in a mapping",
-                    _mark(doc.path, key_node),
-                )
-            inner = (*key, name)
-            doc.key_places[inner] = _mark(doc.path, key_node)
-            result[name] = self.value(inner)
+            inner = _key(self.loader, self.node(yaml.ScalarNode), key, result, doc)
+            result[inner[-1]] = self.value(inner)
         self.get_event()
         return result
 
@@ -210,6 +195,37 @@ class _Budget:
     """Values built so far: aliases may repeat a subtree, but not without end."""
 
     nodes: int = 0
+
+
+def _beyond_bounds(values: int, key: Key) -> str:
+    """What is wrong when the file has grown past its bounds at its `values`-th value, at
+    `key` ('' if nothing is)."""
+    if values > MAX_NODES:
+        return (
+            f"the YAML expands to more than {MAX_NODES:,} values (anchors and aliases "
+            "repeated inside each other?): write the data out, or split the file"
+        )
+    if len(key) > MAX_DEPTH:
+        return f"the YAML is nested more than {MAX_DEPTH} levels deep"
+    return ""
+
+
+def _key(
+    loader: yaml.SafeLoader, key_node: yaml.Node, key: Key, mapping: dict[Any, Any], doc: Document
+) -> Key:
+    """The key of the value that `key_node` names in the `mapping` at `key`: a name (text or
+    a whole number) the mapping does not have yet. Its place is kept."""
+    name = _scalar(loader, key_node, doc.path)
+    if not isinstance(name, str | int):
+        raise PrintgenError("mapping keys must be names", _mark(doc.path, key_node))
+    if name in mapping:
+        raise PrintgenError(
+            f"duplicate key '{name}': each key may appear once in a mapping",
+            _mark(doc.path, key_node),
+        )
+    inner = (*key, name)
+    doc.key_places[inner] = _mark(doc.path, key_node)
+    return inner
 
 
 def _check_tag(node: yaml.Node, path: Path) -> None:
@@ -234,16 +250,9 @@ def _build(
     loader: yaml.SafeLoader, node: yaml.Node, key: Key, doc: Document, budget: _Budget
 ) -> Any:
     budget.nodes += 1
-    if budget.nodes > MAX_NODES:
-        raise PrintgenError(
-            f"the YAML expands to more than {MAX_NODES:,} values (anchors and aliases "
-            "repeated inside each other?): write the data out, or split the file",
-            _mark(doc.path, node),
-        )
-    if len(key) > MAX_DEPTH:
-        raise PrintgenError(
-            f"the YAML is nested more than {MAX_DEPTH} levels deep", _mark(doc.path, node)
-        )
+    beyond = _beyond_bounds(budget.nodes, key)
+    if beyond:
+        raise PrintgenError(beyond, _mark(doc.path, node))
     _check_tag(node, doc.path)
     doc.places[key] = _mark(doc.path, node)
     if isinstance(node, yaml.MappingNode):
@@ -252,16 +261,8 @@ def _build(
         for key_node, value_node in node.value:
             if not isinstance(key_node, yaml.ScalarNode):
                 raise PrintgenError("mapping keys must be names", _mark(doc.path, key_node))
-            name = _scalar(loader, key_node, doc.path)
-            if not isinstance(name, str | int):
-                raise PrintgenError("mapping keys must be names", _mark(doc.path, key_node))
-            if name in result:
-                raise PrintgenError(
-                    f"duplicate key '{name}': each key may appear once in a mapping",
-                    _mark(doc.path, key_node),
-                )
-            doc.key_places[(*key, name)] = _mark(doc.path, key_node)
-            result[name] = _build(loader, value_node, (*key, name), doc, budget)
+            inner = _key(loader, key_node, key, result, doc)
+            result[inner[-1]] = _build(loader, value_node, inner, doc, budget)
         return result
     if isinstance(node, yaml.SequenceNode):
         return [_build(loader, item, (*key, i), doc, budget) for i, item in enumerate(node.value)]
