@@ -29,8 +29,9 @@ def kernel_status(engine: Any) -> str | None:
     Python and why), or None for an engine with no compiled kernel."""
     from rules_engine import native
 
-    source = type(engine).__module__.rsplit(".", 1)[0] + ".kernel"
-    return native.status(source) if source in native.KERNELS else None
+    package = type(engine).__module__.rsplit(".", 1)[0] + "."
+    sources = [source for source in native.KERNELS if source.startswith(package)]
+    return native.status(sources[0]) if sources else None
 
 
 def report_actions(

@@ -64,7 +64,9 @@ The rooms, in the order a newcomer reads them (the rulebook's chapters in the mi
 - `simulated_players.py`: the simulated players (random play with weights) and fast random
   play.
 - `playouts.py`: a search player's playout (uniformly random legal actions), fast: the
-  game the protocol's loop plays, with the legal actions counted rather than listed.
+  game the protocol's loop plays, with the legal actions counted rather than listed;
+  `kernel.py`, its loop, compiled by mypyc when the project is set up
+  (`rules_engine.native`).
 - `recorded_hunts.py`: checking a recorded hunt line by line (`check_record`).
 - `worked_examples.py`: a state from a worked example's `setup:`, and the named facts its
   `expect:` checks.

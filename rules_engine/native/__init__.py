@@ -1,8 +1,8 @@
 """Compiled kernels: the search players' hot loops, compiled to C by mypyc when the project is
 set up (`make` runs `printgen.compile_kernels`), used only while they match their sources.
 
-A kernel (`KERNELS`: Submarine Attack's and S.U.B.Z.E.R.O.'s) is written once, in Python, in its
-game's package.  Setting up compiles it as it is into `rules_engine/native/lib/` (not on the
+A kernel (`KERNELS`: the search players' playouts of Submarine Attack, S.U.B.Z.E.R.O.,
+SQUARES II and KILL SHOT) is written once, in Python, in its game's package.  Setting up compiles it as it is into `rules_engine/native/lib/` (not on the
 import path), beside the digest of what it was compiled from: the game's package and the
 engine's shared modules (`source_digest`).  `install` (run when `rules_engine` is imported)
 puts a finder first on the import path: importing the kernel loads the compiled module
@@ -29,7 +29,12 @@ from typing import TYPE_CHECKING, Final, cast
 if TYPE_CHECKING:
     from importlib.abc import Loader
 
-KERNELS: Final = ("rules_engine.submarine_attack.kernel", "rules_engine.subzero.kernel")
+KERNELS: Final = (
+    "rules_engine.submarine_attack.kernel",
+    "rules_engine.subzero.kernel",
+    "rules_engine.squares2.playouts",
+    "rules_engine.kill_shot.kernel",
+)
 """The modules compiled when the project is set up."""
 
 PURE_ENV: Final = "PRINTGEN_PURE_PYTHON"

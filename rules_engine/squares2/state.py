@@ -375,8 +375,10 @@ class Squares2State(TurnStateBase[Action, "Squares2"]):
             history.append(action)
             do(action)
 
-    # A search player's playout, played fast (playouts.py)
-    playout = playouts.playout
+    def playout(self, rng: random.Random, max_steps: int = 100_000) -> int:
+        """A search player's playout, played fast (`playouts.playout`, a kernel that setting up
+        compiles: `rules_engine.native`)."""
+        return playouts.playout(self, rng, max_steps)
 
     # --- facts ---------------------------------------------------------------------------------
 

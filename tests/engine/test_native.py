@@ -31,6 +31,8 @@ from pathlib import Path
 from printgen.engines import game_data
 from printgen.model import load_game
 from rules_engine import native
+from rules_engine.kill_shot import KillShot
+from rules_engine.squares2 import Squares2
 from rules_engine.submarine_attack import SubmarineAttack
 from rules_engine.subzero import Subzero
 
@@ -48,6 +50,16 @@ for engine in engines:
             state = engine.new_initial_state()
             getattr(state, driver)(random.Random(seed))
             digest.update(repr((state.history, state.returns())).encode())
+# The kernels of SQUARES II and KILL SHOT are their playouts (a KILL SHOT game runs to some
+# 100,000 actions: its first 20,000 of each seed, then a whole one).
+played = [(Squares2(game_data(load_game(root / "components" / "squares2"))), 40, 100_000)]
+kill_shot = KillShot(game_data(load_game(root / "components" / "kill-shot")))
+played += [(kill_shot, 5, 20_000), (kill_shot, 1, 1_000_000)]
+for engine, seeds, steps in played:
+    for seed in range(seeds):
+        state = engine.new_initial_state()
+        actions = state.playout(random.Random(seed), steps)
+        digest.update(repr((actions, state.history, state.is_terminal())).encode())
 print(json.dumps({"digest": digest.hexdigest(),
                   "status": [native.status(k) for k in native.KERNELS]}))
 """
