@@ -13,7 +13,14 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from rules_engine.core import CHANCE, EVENTS, IllegalActionError, JointAction, generic_playout
+from rules_engine.core import (
+    CHANCE,
+    EVENTS,
+    IllegalActionError,
+    JointAction,
+    collector_paused,
+    generic_playout,
+)
 from rules_engine.subzero.actions import (
     DEAL,
     OVER,
@@ -112,7 +119,8 @@ def play_random(s: SubzeroState, rng: random.Random, max_turns: int = 100_000) -
     if EVENTS.on:
         _play_told(s, rng, max_turns)
     else:
-        run(s, rng.random, None, UNLIMITED, max_turns)
+        with collector_paused():
+            run(s, rng.random, None, UNLIMITED, max_turns)
 
 
 def _play_told(s: SubzeroState, rng: random.Random, max_turns: int) -> None:
@@ -143,4 +151,5 @@ def playout(s: SubzeroState, rng: random.Random, max_steps: int = 100_000) -> in
     it is `generic_playout` itself."""
     if EVENTS.on:
         return generic_playout(s, rng, max_steps)
-    return run(s, rng.random, rng._randbelow, max_steps, UNLIMITED)  # type: ignore[attr-defined]
+    with collector_paused():
+        return run(s, rng.random, rng._randbelow, max_steps, UNLIMITED)  # type: ignore[attr-defined]
