@@ -34,11 +34,11 @@ def _subsets(size: int) -> tuple[tuple[bool, ...], ...]:
     return tuple(product((False, True), repeat=size))
 
 
-def playout(self: KillShotState, rng: random.Random, max_steps: int) -> int:
+def playout(state: KillShotState, rng: random.Random, max_steps: int) -> int:
     """`Playouts.playout`'s loop (events off): the same game as the protocol's loop, from the
     same generator; returns the number of actions applied."""
-    g = self.g
-    record = self._history.append
+    g = state.g
+    record = state._history.append
     rnd = rng.random
     # `rng.choice` draws `rng._randbelow(n)`: for a plain `random.Random` that is
     # `getrandbits` until below n, drawn here without the method's frame.
@@ -68,18 +68,18 @@ def playout(self: KillShotState, rng: random.Random, max_steps: int) -> int:
     fits_of: list[tuple[frozenset[int], ...] | None] = [None, None]
     actions = steps = 0
     while steps < max_steps:
-        phase = self.phase
+        phase = state.phase
         if phase == OVER:
             break
         steps += 1
-        draws = self.draws
+        draws = state.draws
         if draws:
             # Chance draws (a deal or a refill): each card picked and moved at once.
             entry = draws[0]
             p = entry[0]
             pool = p if per_colour else 0
-            decks = self.decks
-            discards = self.discards
+            decks = state.decks
+            discards = state.discards
             deck = decks[pool]
             k = entry[1]
             left = len(deck) + len(discards[pool])
@@ -96,28 +96,28 @@ def playout(self: KillShotState, rng: random.Random, max_steps: int) -> int:
                 if not deck and discards[pool]:
                     deck = decks[pool] = discards[pool]
                     discards[pool] = []
-            self.hands[p] += cards
+            state.hands[p] += cards
             if night:
-                self.known[p] += [not blind] * k
+                state.known[p] += [not blind] * k
             record(_new(Draw, (p, tuple(cards), "draw")))
-            if self.voided:
-                self.voided = []
-            self.halt = False
+            if state.voided:
+                state.voided = []
+            state.halt = False
             del draws[0]
-            if self.deals:
-                self.deals -= 1
+            if state.deals:
+                state.deals -= 1
             if draws or phase == TURN_START:
-                self._prune()
+                state._prune()
             can_go_on = can_go_on and trust_refills
             actions += 1
             continue
         if phase == PLAY:
-            pending = self.pending
+            pending = state.pending
             if pending:
                 # Chance: the next reaction time of the players who have just acted.
-                clock = self.clock
-                ready = self.ready
-                drill = self.drill
+                clock = state.clock
+                ready = state.ready
+                drill = state.drill
                 movers = (pending[0],) if len(pending) == 1 else tuple(sorted(pending))
                 delays = []
                 for p in movers:
@@ -130,13 +130,13 @@ def playout(self: KillShotState, rng: random.Random, max_steps: int) -> int:
                     else:
                         ready[p] = clock + d
                 record(_new(React, (movers, tuple(delays), "react")))
-                if self.voided:
-                    self.voided = []
-                self.halt = False
-                self.pending = []
+                if state.voided:
+                    state.voided = []
+                state.halt = False
+                state.pending = []
                 actions += 1
                 continue
-            ready = self.ready
+            ready = state.ready
             t = min(ready)
             # The players whose reaction time is up act (`_rt_legal`), each from the
             # state before any acts: their legal actions counted, not listed (the
@@ -145,29 +145,29 @@ def playout(self: KillShotState, rng: random.Random, max_steps: int) -> int:
             if ready.count(t) == 1:
                 movers = (ready.index(t),)
             else:
-                movers = tuple(q for q in range(self.n) if ready[q] == t)
+                movers = tuple(q for q in range(state.n) if ready[q] == t)
             picked: list[Action] = []
             for p in movers:
-                hand = self.hands[p]
+                hand = state.hands[p]
                 if blind:  # only the card looked at may be played
-                    look = self.looking[p]
+                    look = state.looking[p]
                     kinds = {hand[look]} if look >= 0 else set()
                 else:
                     kinds = set(hand)
-                jammed = self.jammed[p]
+                jammed = state.jammed[p]
                 plays = 0
                 if not jammed:
-                    side = 1 if p == self.taliban else 0
+                    side = 1 if p == state.taliban else 0
                     fits = fits_of[side]
                     if fits is None:
-                        fits = fits_of[side] = self._fitting(p, fitting)
+                        fits = fits_of[side] = state._fitting(p, fitting)
                     for fit in fits:
                         plays += len(fit.intersection(kinds))
                 head = 2 if jammed else 1 + plays
                 if not (jammed and jam_all):
                     held = special_kinds.intersection(kinds)
                     if held:
-                        head += self._special_count(p, held)
+                        head += state._special_count(p, held)
                 reloads = skip = 0
                 if refill:
                     if blind or len(kinds) == len(hand):
@@ -178,8 +178,8 @@ def playout(self: KillShotState, rng: random.Random, max_steps: int) -> int:
                             reloads *= hand.count(c) + 1
                     # Discarding nothing is a reload only when it draws.
                     pool = p if per_colour else 0
-                    skip = len(hand) >= self.limits[p] or not (
-                        self.decks[pool] or self.discards[pool]
+                    skip = len(hand) >= state.limits[p] or not (
+                        state.decks[pool] or state.discards[pool]
                     )
                 n = head + reloads - skip
                 if blind:
@@ -192,7 +192,7 @@ def playout(self: KillShotState, rng: random.Random, max_steps: int) -> int:
                 else:
                     i = rng._randbelow(n)  # type: ignore[attr-defined]
                 if i < head:
-                    picked.append(self._rt_head(p, i, plays))
+                    picked.append(state._rt_head(p, i, plays))
                     continue
                 i -= head
                 if blind:
@@ -220,62 +220,62 @@ def playout(self: KillShotState, rng: random.Random, max_steps: int) -> int:
                     gone = tuple(cards)
                 picked.append(_new(Reload, (p, gone, (), "reload")))
             actions += len(picked)
-            if self.voided:
-                self.voided = []
-            self.halt = False
+            if state.voided:
+                state.voided = []
+            state.halt = False
             a = picked[0]
             if len(picked) > 1:
                 record(JointAction(picked))
-                self._rt_joint(picked)
+                state._rt_joint(picked)
                 can_go_on = False
                 fits_of = [None, None]
                 continue
             record(a)
-            self.clock = t
+            state.clock = t
             if blind or not isinstance(a, Reload):
-                self._rt_apply(a)
-                self._settle()
+                state._rt_apply(a)
+                state._settle()
                 can_go_on = False
                 fits_of = [None, None]
                 continue
             p = a.player
-            hand = self.hands[p]
+            hand = state.hands[p]
             # `_reload` of it (drawn legal), and the reaction time it asks for.
             gone = a.cards
             if gone:
                 for c in gone:
                     hand.remove(c)
                 if per_colour:
-                    discards = self.discards
+                    discards = state.discards
                     for c in gone:
                         discards[pool_of_kind[c]].append(c)
                 else:
-                    self.discards[0] += gone
-                self.dirty = True
-            want = self.limits[p] - len(hand)
+                    state.discards[0] += gone
+                state.dirty = True
+            want = state.limits[p] - len(hand)
             if want > 0:
                 draws.append([p, want])
                 pool = p if per_colour else 0
-                if not (self.decks[pool] or self.discards[pool]):
-                    self._prune()
-            self.pending.append(p)
+                if not (state.decks[pool] or state.discards[pool]):
+                    state._prune()
+            state.pending.append(p)
             # `_settle` after a reload (the phase is still PLAY): a hunt that
             # cannot be finished ends, else discards owed, the countdown, or play.
-            if self.dirty:
+            if state.dirty:
                 if not can_go_on:
-                    self._settle()
-                    can_go_on = self.phase == PLAY
+                    state._settle()
+                    can_go_on = state.phase == PLAY
                     fits_of = [None, None]
                     continue
-                self.dirty = False  # what `_check_stuck` leaves when it can go on
-            self._next_round(AFTER_GO if self.countdown else AFTER_PLAY)
+                state.dirty = False  # what `_check_stuck` leaves when it can go on
+            state._next_round(AFTER_GO if state.countdown else AFTER_PLAY)
             continue
         if phase == TURN:
-            actions += self._turn_step(rng)
+            actions += state._turn_step(rng)
             can_go_on = False
             fits_of = [None, None]
             continue
-        actions += self._playout_step(rng)
+        actions += state._playout_step(rng)
         can_go_on = False
         fits_of = [None, None]
     return actions
