@@ -94,6 +94,14 @@ class _NeedsNodes(Exception):
 _GRAPH_ONLY = {f"{_CORE}merge", f"{_CORE}value"}  # the tags of `<<` and `=` keys
 
 
+def _unanchored(event: Any) -> Any:
+    """`event`, which starts a value that is neither an alias nor anchored (else the graph
+    reads the file, which expands them)."""
+    if isinstance(event, yaml.AliasEvent) or event.anchor is not None:
+        raise _NeedsNodes
+    return event
+
+
 class _Events:
     """`_build`, walking libyaml's events instead of nodes: each value is checked, placed
     and built as its events arrive."""
@@ -110,9 +118,7 @@ class _Events:
 
     def node(self, kind: type[yaml.Node]) -> yaml.Node:
         """The next value's node, without its children (a scalar's has its text)."""
-        event = self.get_event()
-        if isinstance(event, yaml.AliasEvent) or event.anchor is not None:
-            raise _NeedsNodes
+        event = _unanchored(self.get_event())
         tag = event.tag
         if kind is yaml.ScalarNode:
             if tag is None or tag == "!":
@@ -126,9 +132,7 @@ class _Events:
 
     def kind(self) -> type[yaml.Node]:
         """The kind of node the next event starts."""
-        event = self.peek_event()
-        if isinstance(event, yaml.AliasEvent) or event.anchor is not None:
-            raise _NeedsNodes
+        event = _unanchored(self.peek_event())
         if isinstance(event, yaml.MappingStartEvent):
             return yaml.MappingNode
         return yaml.SequenceNode if isinstance(event, yaml.SequenceStartEvent) else yaml.ScalarNode

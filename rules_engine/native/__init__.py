@@ -2,11 +2,12 @@
 set up (`make` runs `printgen.compile_kernels`), used only while they match their sources.
 
 A kernel (`KERNELS`: the search players' playouts of Submarine Attack, S.U.B.Z.E.R.O.,
-SQUARES II and KILL SHOT) is written once, in Python, in its game's package.  Setting up compiles it as it is into `rules_engine/native/lib/` (not on the
-import path), beside the digest of what it was compiled from: the game's package and the
-engine's shared modules (`source_digest`).  `install` (run when `rules_engine` is imported)
-puts a finder first on the import path: importing the kernel loads the compiled module
-instead of the Python one while the digest still matches, else the import goes on as usual.
+SQUARES II and KILL SHOT) is written once, in Python, in its game's package.  Setting up
+compiles it as it is into `rules_engine/native/lib/` (not on the import path), beside the
+digest of what it was compiled from: the game's package and the engine's shared modules
+(`source_digest`).  `install` (run when `rules_engine` is imported) puts a finder first on
+the import path: importing the kernel loads the compiled module instead of the Python one
+while the digest still matches, else the import goes on as usual.
 So a changed rule is played at once (by the Python kernel, slower, until `make` compiles it
 again); a machine without a C compiler plays the Python kernel; `PRINTGEN_PURE_PYTHON=1`
 asks for it.  Both play the same games from the same generator (tests hold them to it).
