@@ -29,6 +29,8 @@ The rooms, in the order the data flows through them (each imports only those abo
   of each edition and of the player aid.
 - `pagination`: WeasyPrint's page references (the contents' and cross-references' page
   numbers) resolved without laying each page out again and again.
+- `layout_speed`: WeasyPrint's per-line Pango set-up, the lines' layouts kept for drawing
+  and the properties no rule sets, each done once (the same bytes).
 - `pdf`: HTML to PDF with WeasyPrint behind a project-only URL fetcher, and
   make_rulebooks, the whole way from a loaded rulebook to the PDF of each edition.
 """

@@ -26,6 +26,7 @@ from printgen.layouts import LayoutLibrary
 from printgen.rulebook.assemble import AIDS, EDITIONS, rulebook_html
 from printgen.rulebook.book import Rulebook
 from printgen.rulebook.diagrams import PICTURE_SCHEME
+from printgen.rulebook.layout_speed import install as quicker_layout
 from printgen.rulebook.pagination import (
     expect_pages,
     laid_out_pages,
@@ -97,6 +98,7 @@ def render_pdf_pages(
     _keep_streams()
     _shared_streams[0] = pictures / STREAMS_FOLDER if pictures is not None else None
     resolve_page_references()
+    quicker_layout()
     logger = logging.getLogger("weasyprint")
     trap = _WarningTrap()
     logger.addHandler(trap)
