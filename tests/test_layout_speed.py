@@ -1,6 +1,6 @@
-"""WeasyPrint's shortcuts (printgen/rulebook/layout_speed.py) change no byte: a page of what
+"""WeasyPrint's shortcuts (printgen/rulebook/layout_speed.py) change no byte: pages of what
 the rulebooks use, and of what the shortcuts leave to WeasyPrint's general case, laid out with
-and without them, gives the same PDF; and they are taken."""
+and without them, give the same PDF; and they are taken."""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ Where a rulebook's time went, once its page references were mended (pagination.p
   such as `margin-inline-start` stands for, `display`, `float`, `position`, `page`, text
   decorations and any value holding a math function).
 
-Each step keeps WeasyPrint's result exactly; tests/test_layout_speed.py lays out a page of
+Each step keeps WeasyPrint's result exactly; tests/test_layout_speed.py lays out pages of
 everything the rulebooks use, and of what takes the general case, with and without them and
 compares the bytes. Like pagination.py, this mends the WeasyPrint that constraints.txt pins
 (70): another major version is left as it is.
