@@ -35,7 +35,7 @@ test: lint typecheck kernels
 
 bench: kernels
 	$(BIN)/python bench/print.py
-	$(BIN)/python bench/build.py --rounds 2
+	$(BIN)/python bench/build.py --rounds 2 --before
 	$(BIN)/python bench/loop.py
 	for script in bench/engine*.py; do $(BIN)/python $$script || exit 1; done
 	$(BIN)/python bench/balance.py

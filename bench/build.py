@@ -14,6 +14,13 @@ The rulebook figure is pages per second: the pages of the rulebook and player-ai
 second build made (counted with pypdf) over the rulebook step's time, next to the aim of
 issue 18 (three times the 10.7 pages/s measured before it). With `--rounds N` the two builds
 it is taken from run N times, interleaved, and the best of each is kept.
+
+`--before [REV]` also builds the project as it was at REV (by default, and in `make bench`,
+BEFORE_ISSUE_18: the last commit before the issue's work), the same two builds in the same
+rounds, taking turns with this code's, and prints this code's rulebook pages per second
+against that code's on the same machine in the same run: a figure that the machine's pace,
+which moves from hour to hour on a shared machine, does not move. REV's files come out of
+this clone's history (`git archive`); a clone without it says so and measures the rest.
 """
 
 from __future__ import annotations
@@ -36,6 +43,8 @@ AIM_SECOND_S = 1.0
 BASELINE_PAGES_PER_S = 10.7  # issue 18's measure of the rulebook step before it
 AIM_PAGES_PER_S = round(3 * BASELINE_PAGES_PER_S)
 BOOK_PREFIXES = ("rulebook-", "player-aid-")
+BEFORE_ISSUE_18 = "b149298"  # the last commit before issue 18's work
+AIM_BEFORE_RATIO = 3.0  # issue 18: the rulebooks at least 3 times faster than before it
 
 
 @dataclass(frozen=True)
@@ -52,13 +61,33 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run(args: list[str], cache: Path | None = None) -> Timing:
+def run(args: list[str], cache: Path | None = None, code: Path = ROOT) -> Timing:
     """The command with `args`, printgen's cache folder (fonts as reportlab reads them, font
-    subsets, the rulebooks' pictures, input digests) in `cache`, else the user's."""
-    env = {**os.environ, "PRINTGEN_CACHE_DIR": str(cache)} if cache else None
+    subsets, the rulebooks' pictures, input digests) in `cache`, else the user's; `code`:
+    the project whose printgen runs (another one's: its own modules first on the path)."""
+    env = {**os.environ, "PRINTGEN_CACHE_DIR": str(cache)} if cache else dict(os.environ)
+    command = PRINTGEN
+    if code != ROOT:
+        env["PYTHONPATH"] = str(code)
+        command = [sys.executable, "-m", "printgen", "build"]
     cpu, start = _children_cpu(), time.perf_counter()
-    subprocess.run([*PRINTGEN, *args], check=True, capture_output=True, cwd=ROOT, env=env)
+    subprocess.run([*command, *args], check=True, capture_output=True, cwd=code, env=env)
     return Timing(time.perf_counter() - start, _children_cpu() - cpu)
+
+
+def checkout(rev: str, into: Path) -> Path | None:
+    """The project's files at `rev` (from this clone's history) in `into`, or None when the
+    history does not hold it (a shallow clone)."""
+    into.mkdir(parents=True)
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", "--format=tar", rev],
+        capture_output=True,
+        check=False,
+    )
+    if archive.returncode != 0:
+        return None
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
+    return into
 
 
 def best(timings: list[Timing]) -> Timing:
@@ -87,20 +116,40 @@ def main() -> None:
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
     parser.add_argument("--rounds", type=int, default=1, help="rounds of the rulebook figure")
-    rounds = max(1, parser.parse_args().rounds)
+    parser.add_argument(
+        "--before",
+        metavar="REV",
+        nargs="?",
+        const=BEFORE_ISSUE_18,
+        help=f"also time the rulebooks of the project at REV (default {BEFORE_ISSUE_18})",
+    )
+    options = parser.parse_args()
+    rounds = max(1, options.rounds)
     with tempfile.TemporaryDirectory(prefix="printgen-bench-build-") as tmp:
         out = Path(tmp)
+        before = checkout(options.before, out / "before") if options.before else None
+        if options.before and before is None:
+            print(f"(--before {options.before}: not in this clone's history, not measured)")
         sheets_runs, books_runs, cold_sheets_runs, cold_books_runs = [], [], [], []
+        before_sheets_runs: list[Timing] = []
+        before_books_runs: list[Timing] = []
         for i in range(rounds):
+            if before is not None:  # as it ran then: no cache folder of its own
+                cache = out / f"cache-before{i}"
+                then_sheets = ["--no-png", "--no-rulebook", "--out", str(out / f"before-a{i}")]
+                before_sheets_runs.append(run(then_sheets, cache, before))
+                then_books = ["--no-png", "--out", str(out / f"before-b{i}")]
+                before_books_runs.append(run(then_books, cache, before))
             # each round's first two builds start with empty cache folders, the next two
             # find what those left (font subsets cut to the same characters, the pictures)
             caches = (out / f"cache-a{i}", out / f"cache-b{i}")
-            sheets = ["--no-png", "--no-rulebook"]
-            cold_sheets_runs.append(run(["--out", str(out / f"a{i}"), *sheets], caches[0]))
+            no_books = ["--no-png", "--no-rulebook"]
+            cold_sheets_runs.append(run(["--out", str(out / f"a{i}"), *no_books], caches[0]))
             cold_books_runs.append(run(["--out", str(out / f"b{i}"), "--no-png"], caches[1]))
-            sheets_runs.append(run(["--out", str(out / f"a{i}w"), *sheets], caches[0]))
+            sheets_runs.append(run(["--out", str(out / f"a{i}w"), *no_books], caches[0]))
             books_runs.append(run(["--out", str(out / f"b{i}w"), "--no-png"], caches[1]))
         pages = book_pages(out / "b0")
+        before_pages = book_pages(out / "before-b0") if before is not None else 0
         full = run(["--out", str(out / "c")], out / "cache-c")
         again = run(["--out", str(out / "c")], out / "cache-c")
     sheets, with_books = best(sheets_runs), best(books_runs)
@@ -139,7 +188,26 @@ def main() -> None:
         f"             {cold_per_s:.1f} pages/s with an empty cache folder (fonts read,"
         " subsets cut and pictures drawn anew: a first build)"
     )
-    figures: dict[str, float | int] = {name: round(t.wall, 2) for name, t, _aim in rows}
+    figures: dict[str, float | int | str] = {name: round(t.wall, 2) for name, t, _aim in rows}
+    if before_books_runs:
+        then = best(before_books_runs) - best(before_sheets_runs)
+        then_per_s = before_pages / then.wall if then.wall > 0 else 0.0
+        ratio = per_s / then_per_s if then_per_s > 0 else 0.0
+        print(
+            f"  before issue 18 ({options.before}), same run: {before_pages} pages in "
+            f"{then.wall:.2f} s = {then_per_s:.1f} pages/s; this code x{ratio:.2f} as fast"
+            f"  aim >= x{AIM_BEFORE_RATIO:g}: {verdict_rate(ratio, AIM_BEFORE_RATIO)}"
+        )
+        figures.update(
+            {
+                "before_rev": options.before,
+                "before_rulebook_pages": before_pages,
+                "before_rulebook_step_s": round(then.wall, 2),
+                "before_rulebook_pages_per_s": round(then_per_s, 1),
+                "rulebook_speed_against_before": round(ratio, 2),
+                "aim_rulebook_speed_against_before": AIM_BEFORE_RATIO,
+            }
+        )
     figures.update({f"{name} (cpu)": round(t.cpu, 2) for name, t, _aim in rows})
     figures.update(
         {

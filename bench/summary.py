@@ -96,12 +96,20 @@ FIGURES = (
         _ratio,
     ),
     Figure(
-        "rulebooks, cold build of every game",
+        "rulebooks, every game (its cache folder warm)",
         "build.json",
         ("rulebook_pages_per_s",),
         ("aim_rulebook_pages_per_s",),
         True,
         _rate("pages/s"),
+    ),
+    Figure(
+        "rulebooks, pages/s against the code before issue 18 (same run)",
+        "build.json",
+        ("rulebook_speed_against_before",),
+        ("aim_rulebook_speed_against_before",),
+        True,
+        _ratio,
     ),
     *(
         Figure(
