@@ -43,41 +43,48 @@ def install() -> None:
 
     if _originals or weasyprint.__version__.split(".")[0] != WEASYPRINT_MAJOR:
         return
-    from weasyprint.css import ComputedStyle
-    from weasyprint.text.line_break import Layout
-
     _originals.update(
-        setup=Layout.setup,
-        deactivate=Layout.deactivate,
-        reactivate=Layout.reactivate,
-        missing=ComputedStyle.__missing__,
+        {name: getattr(owner, attribute) for name, (owner, attribute) in _places().items()}
     )
     _apply()
 
 
-def _apply() -> None:
+def _places() -> dict[str, tuple[type, str]]:
+    """Where each function goes: its name here, and the class and attribute it replaces."""
     from weasyprint.css import ComputedStyle
     from weasyprint.text.line_break import Layout
 
-    Layout.setup = _kept_setup(_originals["setup"])
-    Layout.deactivate = _keep
-    Layout.reactivate = _kept_reactivate(_originals["reactivate"])
-    ComputedStyle.__missing__ = _quick_missing(_originals["missing"])
+    return {
+        "setup": (Layout, "setup"),
+        "deactivate": (Layout, "deactivate"),
+        "reactivate": (Layout, "reactivate"),
+        "missing": (ComputedStyle, "__missing__"),
+    }
+
+
+def _put(functions: dict[str, Any]) -> None:
+    for name, (owner, attribute) in _places().items():
+        setattr(owner, attribute, functions[name])
+
+
+def _apply() -> None:
+    _put(
+        {
+            "setup": _kept_setup(_originals["setup"]),
+            "deactivate": _keep,
+            "reactivate": _kept_reactivate(_originals["reactivate"]),
+            "missing": _quick_missing(_originals["missing"]),
+        }
+    )
 
 
 @contextmanager
 def plain_weasyprint() -> Iterator[None]:
     """WeasyPrint as it is, for as long as the block runs (the tests' reference)."""
-    from weasyprint.css import ComputedStyle
-    from weasyprint.text.line_break import Layout
-
     if not _originals:
         yield
         return
-    Layout.setup = _originals["setup"]
-    Layout.deactivate = _originals["deactivate"]
-    Layout.reactivate = _originals["reactivate"]
-    ComputedStyle.__missing__ = _originals["missing"]
+    _put(_originals)
     try:
         yield
     finally:
