@@ -12,8 +12,9 @@ and the legality check of actions drawn legal, and what a game would make again 
   index, so a drawn index is decoded without walking the arrangement tree; the action
   cards also by number, so that an attack's dice are read from tuples by number;
 - the rolls: what each roll of up to five dice does, with its `Roll`, kept by the faces in
-  the order rolled, read as the digits of a number (9,330 rolls of six faces);
-- which columns a set of sunk columns leaves afloat (`itertools.compress` picks them).
+  the order rolled, read as the digits of a number (9,330 rolls of six faces); what a
+  larger roll does, kept by how many dice show each face;
+- each player's `Target` of each column.
 
 The rules are the chapters' own (`attacks`, `torpedoes`, `round_end`, `first_player`,
 `game_end`), written out here over local variables; `tests/engine/shortcuts.py:
@@ -25,8 +26,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_right
-from itertools import compress
-from operator import itemgetter
+from dataclasses import fields
 from typing import TYPE_CHECKING, Any, Final
 
 from rules_engine.core import EVENTS, Arrangements, JointAction, generic_playout, index_bits
@@ -60,6 +60,10 @@ _LIST_UP_TO: Final = 4096
 _KEPT_ROLLS: Final = 7776
 """Rolls kept by their faces in order while a roll of that many dice has at most this many
 outcomes (five dice of six faces); larger rolls are kept by their sorted faces."""
+
+_COUNTED: Final = 16
+"""Rolls of more dice than `_KEPT_ROLLS` keeps, and fewer than this, are kept by how many dice
+show each face (four bits a face: `PlayoutTables.counted`)."""
 
 _tuple_new = tuple.__new__
 _new_object = object.__new__
@@ -134,7 +138,7 @@ class Unranker:
 class PlayoutTables:
     """What the playouts of one engine keep (`SubmarineAttack.playout_tables`): the
     placements' decoding, the `Start` of each player and the order of attacks they begin,
-    the rolls seen so far, and the columns afloat under each set of sunk columns;
+    each player's `Target` of each column, and the rolls seen so far;
     `constants` holds what the playout reads of them and of the engine, in the order it
     unpacks them."""
 
@@ -150,6 +154,8 @@ class PlayoutTables:
             kept += 1
         # By the sorted faces: what a roll does.
         self.effects: dict[tuple[int, ...], Effect] = {}
+        # The same of a roll of more dice than `rolls` keeps, by how many dice show each face.
+        counted: dict[int, Effect] = {}
         # The rolls of up to `kept` dice seen so far (`rolled`): those of d dice from
         # `bases[d]` on, by their faces less one read as the digits of a number, first die
         # first (a number, not a tuple of the faces: no tuple to make and hash at every roll).
@@ -206,14 +212,16 @@ class PlayoutTables:
             placements,
             placements.bit_length(),
             tuple(Start(p) for p in range(n)),
+            # Each player's `Target` of each column a choice may name (a face or a column).
+            tuple(
+                tuple(Target(p, column) for column in range(max(g.faces, g.columns) + 1))
+                for p in range(n)
+            ),
             tuple(tuple((first + i) % n for i in range(n)) for first in range(n)),
             kept,
             self.rolls,
             tuple(bases),
-            # By sunk columns (bit c: column c + 1), whether each column is afloat.
-            tuple(
-                tuple(not sunk >> c & 1 for c in range(g.columns)) for sunk in range(1 << g.columns)
-            ),
+            counted,
             # At most this many steps from a placement to the next one's (a roll and a
             # target per three dice for every attack, and who goes first), with one spare.
             n * g.actions_placed * (1 + max(g.card_dice.values()) // 3) + 3,
@@ -261,6 +269,10 @@ class PlayoutTables:
         return found
 
 
+_ROUND_FIELDS: Final[dict[str, Any]] = dict.fromkeys(field.name for field in fields(RoundResult))
+"""A `RoundResult`'s fields, in their order (`_round_result` fills a copy)."""
+
+
 def _round_result(
     round: int,
     end: str,
@@ -274,25 +286,23 @@ def _round_result(
     attacks: tuple[tuple[int, int, str, int], ...],
 ) -> RoundResult:
     """`RoundResult(...)` with its fields set at once: a frozen dataclass's `__init__` sets
-    them one `object.__setattr__` at a time, twice the cost (`test_kernel_round_results`
-    holds the two equal)."""
+    them one `object.__setattr__` at a time, twice the cost
+    (`test_a_playout_round_result_is_the_dataclass` holds the two equal).  The fields'
+    dictionary is a copy of one with the same keys, made faster than a dictionary of ten
+    items from nothing."""
+    values = _ROUND_FIELDS.copy()
+    values["round"] = round
+    values["end"] = end
+    values["sinker"] = sinker
+    values["points"] = points
+    values["survivors"] = survivors
+    values["cards"] = cards
+    values["ships"] = ships
+    values["slots"] = slots
+    values["sunk"] = sunk
+    values["attacks"] = attacks
     result = _new_object(RoundResult)
-    _set_attribute(
-        result,
-        "__dict__",
-        {
-            "round": round,
-            "end": end,
-            "sinker": sinker,
-            "points": points,
-            "survivors": survivors,
-            "cards": cards,
-            "ships": ships,
-            "slots": slots,
-            "sunk": sunk,
-            "attacks": attacks,
-        },
-    )
+    _set_attribute(result, "__dict__", values)
     return result
 
 
@@ -328,11 +338,12 @@ def playout(state: SubmarineAttackState, rng: random.Random, max_steps: int) -> 
         placements,
         placement_bits,
         starts,
+        targets,
         orders,
         kept_dice,
         rolls,
         roll_bases,
-        afloat,
+        counted,
         round_steps,
     ) = t.constants
     rnd = rng.random
@@ -374,6 +385,8 @@ def playout(state: SubmarineAttackState, rng: random.Random, max_steps: int) -> 
     last_sunk = state.last_sunk
     pending = state.pending
     pending_pairs = state.pending_pairs
+    # Whether the round's lists were made by this playout (not the state's own, to copy).
+    fresh = False
     end = ALL_SLOTS
     sinker: int | None = None
     placed = 0
@@ -433,19 +446,42 @@ def playout(state: SubmarineAttackState, rng: random.Random, max_steps: int) -> 
                 if found is None:
                     found = t.rolled(at, dice, number)
                 roll, last_roll, sink, sinks, big, one = found
-            else:
-                if dice == 7:
-                    last_roll = (
-                        int(rnd() * faces) + 1,
-                        int(rnd() * faces) + 1,
-                        int(rnd() * faces) + 1,
-                        int(rnd() * faces) + 1,
-                        int(rnd() * faces) + 1,
-                        int(rnd() * faces) + 1,
-                        int(rnd() * faces) + 1,
+            elif dice < _COUNTED:
+                # What the roll does is kept by how many dice show each face (`counted`):
+                # face f adds 1 << 4 (f - 1), no sort and no tuple to hash.
+                if dice == 7:  # torpedo S in attack 1
+                    f1 = int(rnd() * faces)
+                    f2 = int(rnd() * faces)
+                    f3 = int(rnd() * faces)
+                    f4 = int(rnd() * faces)
+                    f5 = int(rnd() * faces)
+                    f6 = int(rnd() * faces)
+                    f7 = int(rnd() * faces)
+                    last_roll = (f1 + 1, f2 + 1, f3 + 1, f4 + 1, f5 + 1, f6 + 1, f7 + 1)
+                    key = (
+                        (1 << (f1 << 2))
+                        + (1 << (f2 << 2))
+                        + (1 << (f3 << 2))
+                        + (1 << (f4 << 2))
+                        + (1 << (f5 << 2))
+                        + (1 << (f6 << 2))
+                        + (1 << (f7 << 2))
                     )
                 else:
-                    last_roll = tuple([int(rnd() * faces) + 1 for _ in range(dice)])
+                    shown = []
+                    key = 0
+                    for _ in range(dice):
+                        face = int(rnd() * faces)
+                        shown.append(face + 1)
+                        key += 1 << (face << 2)
+                    last_roll = tuple(shown)
+                roll = _tuple_new(Roll, (last_roll,))
+                effect = counted.get(key)
+                if effect is None:
+                    effect = counted[key] = t.effect(last_roll)
+                sink, sinks, big, one = effect
+            else:
+                last_roll = tuple([int(rnd() * faces) + 1 for _ in range(dice)])
                 roll = _tuple_new(Roll, (last_roll,))
                 sink, sinks, big, one = t.effect(last_roll)
             record(roll)
@@ -506,10 +542,22 @@ def playout(state: SubmarineAttackState, rng: random.Random, max_steps: int) -> 
             for p in players:
                 mine = ships[p]
                 mask = sunk[p]
-                left = tuple(compress(mine, afloat[mask])) if mask else mine
+                # The ships of the columns afloat (bit c of `mask`: column c + 1 sunk).
+                total = 0
+                if mask:
+                    kept = []
+                    for c in range(len(mine)):
+                        if not mask >> c & 1:
+                            ship = mine[c]
+                            kept.append(ship)
+                            total += ship
+                    left = tuple(kept)
+                else:
+                    left = mine
+                    for ship in mine:
+                        total += ship
                 survivors.append(left)
                 if end == ALL_SLOTS or p == sinker or (p != victim and others_score):
-                    total = sum(left)
                     points.append(total)
                     scores[p] += total
                 else:
@@ -526,7 +574,7 @@ def playout(state: SubmarineAttackState, rng: random.Random, max_steps: int) -> 
                     tuple(survivors),
                     tuple(slots)
                     if slot >= slots_placed
-                    else tuple(map(itemgetter(slice(slot + 1)), slots)),
+                    else tuple([cards[: slot + 1] for cards in slots]),
                     tuple(ships),
                     tuple(slots),
                     tuple(sunk),
@@ -559,6 +607,7 @@ def playout(state: SubmarineAttackState, rng: random.Random, max_steps: int) -> 
             sunk = [0] * n
             sunk_ships = [0] * n
             attacks = []
+            fresh = True
             slot = 0
             turn = 0
             low = scores[0]
@@ -596,7 +645,7 @@ def playout(state: SubmarineAttackState, rng: random.Random, max_steps: int) -> 
                 while k >= m:
                     k = getrandbits(bits_m)
                 column = choices[k]
-            record(_tuple_new(Target, (attacker, column)))
+            record(targets[attacker][column])
             defender = left_of[attacker]
             mask = sunk[defender]
             for c in pending_pairs if column in pending_pairs else (column,):
@@ -624,10 +673,12 @@ def playout(state: SubmarineAttackState, rng: random.Random, max_steps: int) -> 
             if checked and len(history) >= stop:
                 break
             placed += 1
-            ships = [*ships]
-            slots = [*slots]
-            spare_ships = [*spare_ships]
-            spare_cards = [*spare_cards]
+            if not fresh:
+                ships = [*ships]
+                slots = [*slots]
+                spare_ships = [*spare_ships]
+                spare_cards = [*spare_cards]
+                fresh = True
             places = []
             for p in players:
                 if getrandbits is None:
@@ -636,7 +687,8 @@ def playout(state: SubmarineAttackState, rng: random.Random, max_steps: int) -> 
                     index = getrandbits(placement_bits)
                     while index >= placements:
                         index = getrandbits(placement_bits)
-                i, j = divmod(index, per_ships)
+                i = index // per_ships
+                j = index - i * per_ships
                 mine, spare_ships[p] = ship_list[i]
                 ships[p] = mine
                 k = card_row_of[j]
