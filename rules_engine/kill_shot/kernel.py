@@ -91,7 +91,12 @@ def playout(state: KillShotState, rng: random.Random, max_steps: int) -> int:
                     deck = decks[pool] = discards[pool]
                     discards[pool] = []
                 c = deck[int(rnd() * len(deck))]
-                deck.remove(c)
+                # `deck.remove(c)`: the first card of that kind goes (as the protocol's draw
+                # takes it), found by comparing numbers rather than objects.
+                j = 0
+                while deck[j] != c:
+                    j += 1
+                del deck[j]
                 cards.append(c)
                 if not deck and discards[pool]:
                     deck = decks[pool] = discards[pool]
