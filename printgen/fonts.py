@@ -12,11 +12,10 @@ from collections.abc import Callable
 from fnmatch import fnmatch
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 import reportlab
-from PIL import ImageFont
 from reportlab import rl_config
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import (
@@ -29,6 +28,9 @@ from reportlab.pdfbase.ttfonts import (
 
 from printgen.cache import cache_dir, file_digest, keep_newest, read_entry, write_entry
 from printgen.errors import PrintgenError
+
+if TYPE_CHECKING:
+    from PIL import ImageFont
 
 _registered: dict[str, Path] = {}
 
@@ -249,6 +251,10 @@ def ascent_ratio(font_name: str) -> float:
 
 @lru_cache(maxsize=512)
 def pillow_font(path: Path, size_px: float) -> ImageFont.FreeTypeFont:
+    """The font as Pillow draws it (PNG exports). Pillow's FreeType module is imported
+    here, when the first PNG draws text: a build without PNGs does without it."""
+    from PIL import ImageFont
+
     return ImageFont.truetype(str(path), size=size_px, layout_engine=ImageFont.Layout.BASIC)
 
 
