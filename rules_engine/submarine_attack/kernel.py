@@ -449,7 +449,7 @@ def playout(state: SubmarineAttackState, rng: random.Random, max_steps: int) -> 
             elif dice < _COUNTED:
                 # What the roll does is kept by how many dice show each face (`counted`):
                 # face f adds 1 << 4 (f - 1), no sort and no tuple to hash.
-                if dice == 7:  # torpedo S in attack 1
+                if dice == 7:  # (torpedo S's seven dice)
                     f1 = int(rnd() * faces)
                     f2 = int(rnd() * faces)
                     f3 = int(rnd() * faces)
