@@ -34,12 +34,15 @@ test: lint typecheck kernels
 	$(BIN)/pytest -n 2 --dist loadgroup
 
 bench: kernels
+	$(BIN)/python bench/pace.py start --first
 	$(BIN)/python bench/print.py
 	$(BIN)/python bench/build.py --rounds 2 --before
 	$(BIN)/python bench/loop.py
+	$(BIN)/python bench/pace.py engines
 	for script in bench/engine*.py; do $(BIN)/python $$script || exit 1; done
 	$(BIN)/python bench/balance.py
 	$(BIN)/python bench/peer.py
+	$(BIN)/python bench/pace.py end
 	$(BIN)/python bench/summary.py
 
 clean:

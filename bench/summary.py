@@ -199,6 +199,9 @@ def main() -> None:
     kernels = kernel_notes(out)
     if kernels:
         print(f"  (engine kernels: {kernels})")
+    pace = pace_note(out)
+    if pace:
+        print(f"  ({pace})")
 
 
 def floor_note(out: Path) -> str:
@@ -212,6 +215,21 @@ def floor_note(out: Path) -> str:
     return (
         f"for scale, on this machine: the bare reportlab script draws the peer deck's {cards} "
         f"cards in a whole process of {floor:.3g} s, printgen builds them in {printgen:.3g} s"
+    )
+
+
+def pace_note(out: Path) -> str:
+    """The machine's pace during the run (bench/pace.py: a fixed loop's CPU time at points of
+    it), in words: every absolute figure moves with it."""
+    path = out / "pace.json"
+    data = json.loads(path.read_text()) if path.is_file() else {}
+    points = [p for p in data.get("points", []) if isinstance(p, dict) and "cpu_s" in p]
+    if not points:
+        return ""
+    times = ", ".join(f"{p['label']} {p['cpu_s']:.2f} s" for p in points)
+    return (
+        f"machine pace during the run, CPU time of `{data.get('loop', 'the loop')}`: {times} "
+        "(lower is faster; the absolute figures above move with it)"
     )
 
 
