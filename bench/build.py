@@ -133,17 +133,17 @@ def main() -> None:
         sheets_runs, books_runs, cold_sheets_runs, cold_books_runs = [], [], [], []
         before_sheets_runs: list[Timing] = []
         before_books_runs: list[Timing] = []
+        no_books = ["--no-png", "--no-rulebook"]
         for i in range(rounds):
             if before is not None:  # as it ran then: no cache folder of its own
                 cache = out / f"cache-before{i}"
-                then_sheets = ["--no-png", "--no-rulebook", "--out", str(out / f"before-a{i}")]
+                then_sheets = ["--out", str(out / f"before-a{i}"), *no_books]
                 before_sheets_runs.append(run(then_sheets, cache, before))
-                then_books = ["--no-png", "--out", str(out / f"before-b{i}")]
+                then_books = ["--out", str(out / f"before-b{i}"), "--no-png"]
                 before_books_runs.append(run(then_books, cache, before))
             # each round's first two builds start with empty cache folders, the next two
             # find what those left (font subsets cut to the same characters, the pictures)
             caches = (out / f"cache-a{i}", out / f"cache-b{i}")
-            no_books = ["--no-png", "--no-rulebook"]
             cold_sheets_runs.append(run(["--out", str(out / f"a{i}"), *no_books], caches[0]))
             cold_books_runs.append(run(["--out", str(out / f"b{i}"), "--no-png"], caches[1]))
             sheets_runs.append(run(["--out", str(out / f"a{i}w"), *no_books], caches[0]))

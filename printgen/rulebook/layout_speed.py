@@ -237,15 +237,10 @@ def _quick_missing(original: Callable[[Any, str], Any]) -> Callable[[Any, str], 
         return key not in _SPECIAL and not key.startswith(("text_decoration_", "__"))
 
     inherited = frozenset(k for k in INHERITED if plain(k))
-    initial = frozenset(
-        k
-        for k in INITIAL_VALUES
-        if plain(k) and k not in INHERITED and k not in INITIAL_NOT_COMPUTED
-    )
-    computed = frozenset(
-        k for k in INITIAL_VALUES if plain(k) and k not in INHERITED and k in INITIAL_NOT_COMPUTED
-    )
+    # Not inherited: the initial value as it is, or computed (INITIAL_NOT_COMPUTED).
+    initial = frozenset(k for k in INITIAL_VALUES if plain(k) and k not in INHERITED)
     logical: dict[tuple[str, str], str] = {}
+    unset = object()
 
     def missing(self: Any, key: str) -> Any:
         """`ComputedStyle.__missing__`: a property no rule of the box sets, at once."""
@@ -259,26 +254,20 @@ def _quick_missing(original: Callable[[Any, str], Any]) -> Callable[[Any, str], 
                     name = logical[key, direction] = to_logical(block="ttb", inline=direction)
                 if name in cascaded:  # set by its logical name
                     return original(self, key)
+            value: Any = unset
             if key in inherited:
                 parent = self.parent_style
                 if parent is not None:
                     value = parent[key]
-                    if not check_math(value):
-                        self[key] = value
-                        return value
             elif key in initial:
                 value = INITIAL_VALUES[key]
-                if not check_math(value):
-                    self[key] = value
-                    return value
-            elif key in computed:
-                value = INITIAL_VALUES[key]
-                if not check_math(value):
+            if value is not unset and not check_math(value):
+                if key in INITIAL_NOT_COMPUTED and key in initial:
                     function = COMPUTER_FUNCTIONS.get(key)
                     if function is not None:
                         value = function(self, key, value)
-                    self[key] = value
-                    return value
+                self[key] = value
+                return value
         return original(self, key)
 
     return missing
