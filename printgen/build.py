@@ -16,7 +16,10 @@ import math
 import os
 import re
 import shutil
+import signal
+import sys
 import tempfile
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -578,9 +581,10 @@ class Written:
 class Staging:
     """A game's new folder being filled: files written anew or linked from the last build."""
 
-    def __init__(self, folder: Path, previous: Previous | None) -> None:
+    def __init__(self, folder: Path, previous: Previous | None, jobs: int = 1) -> None:
         self.folder = folder
         self.previous = previous
+        self.jobs = jobs
         self.files: list[dict[str, Any]] = []
         self.written: list[str] = []  # paths made anew by this build
         self.kept: list[str] = []
@@ -592,11 +596,28 @@ class Staging:
         self._written(rel, sha256(data), entry, inputs)
 
     def write(self, jobs: list[Written]) -> None:
-        """`put` files that their writers make a page at a time, side by side: the one
-        furthest behind writes its next page. A deck's sheets on every paper and its card
-        pages show much the same faces in much the same order, so a face compiled for one
-        of them waits only until the others have shown it too (`pdfdraw.FacesInUse`), and
-        no file is ever whole in memory."""
+        """`put` files that their writers make a page at a time (`_write_group`); with two
+        processes allowed (`--jobs`) and a deck's worth of faces to show, in two groups,
+        one written by a forked copy of this process (`_two_sides`). Each file is its own
+        document: its bytes are the same either way."""
+        groups = _two_groups(jobs) if self.jobs > 1 else None
+        if groups is None or not _two_sides(self, *groups):
+            self._write_group(jobs)
+        for job in jobs:
+            with (self.folder / job.rel).open("rb") as f:
+                digest = hashlib.file_digest(f, "sha256").hexdigest()
+            self._written(job.rel, digest, job.entry, job.inputs)
+
+    def _write_group(self, jobs: list[Written]) -> None:
+        """Write the files side by side (`_side_by_side`). A deck's sheets on every paper
+        and its card pages show much the same faces in much the same order, so a face
+        compiled for one of them is kept only until the others have shown it too
+        (`pdfdraw.FacesInUse`), and no file is ever whole in memory."""
+        with FacesInUse(face for job in jobs for face in job.faces):
+            self._side_by_side(jobs)
+
+    def _side_by_side(self, jobs: list[Written]) -> None:
+        """The one furthest behind writes its next page, until all are written."""
         with contextlib.ExitStack() as files:
             steps: list[Iterator[float]] = []
             for job in jobs:
@@ -611,10 +632,6 @@ class Staging:
                     done[behind] = next(steps[behind])
                 except StopIteration:
                     going.discard(behind)
-        for job in jobs:
-            with (self.folder / job.rel).open("rb") as f:
-                digest = hashlib.file_digest(f, "sha256").hexdigest()
-            self._written(job.rel, digest, job.entry, job.inputs)
 
     def put_file(self, rel: str, source: Path, entry: dict[str, Any]) -> None:
         """`put` a file's bytes, named by their digest (its inputs): the file is linked in
@@ -662,6 +679,68 @@ class Staging:
             return False
         self.keep(rel, {**entry, **(fresh or {})})
         return True
+
+
+FORK_FACES = 100
+"""Faces a build's files show from which they are written by two processes: fewer, and a
+fork costs more than it saves (a 200-card deck's sheets and card pages take 9% less time
+from start to end, and 5% more CPU)."""
+
+
+def _two_groups(jobs: list[Written]) -> tuple[list[Written], list[Written]] | None:
+    """The files in two groups that show about as many faces, or None when they are too
+    few to share out (one file, or under `FORK_FACES` faces shown) or this process cannot
+    be copied (`can_fork`)."""
+    if len(jobs) < 2 or sum(len(job.faces) for job in jobs) < FORK_FACES or not can_fork():
+        return None
+    groups: tuple[list[Written], list[Written]] = ([], [])
+    shown = [0, 0]
+    for job in sorted(jobs, key=lambda j: -len(j.faces)):  # the largest first
+        lighter = 0 if shown[0] <= shown[1] else 1
+        groups[lighter].append(job)
+        shown[lighter] += len(job.faces)
+    return groups
+
+
+def can_fork() -> bool:
+    """Whether this process may write files in a forked copy of itself: it can fork (not on
+    macOS, where a copy of a process that loaded the system's frameworks may hang, as
+    Python's own pools say), and every other thread is a daemon (a progress bar's refresh),
+    which the copy never needs. A thread that does work (a pool's manager) keeps the files
+    in one process."""
+    if not hasattr(os, "fork") or sys.platform == "darwin":
+        return False
+    main = threading.main_thread()
+    return all(t is main or t.daemon for t in threading.enumerate())
+
+
+def _two_sides(staging: Staging, mine: list[Written], theirs: list[Written]) -> bool:
+    """Write `theirs` in a forked copy of this process while this one writes `mine`; False
+    when the fork failed and nothing was written. When the copy fails (an error, a signal),
+    its files are written again here, which reports the error as a build in one process
+    does."""
+    try:
+        pid = os.fork()
+    except OSError:
+        return False
+    if pid == 0:  # the copy: writes its files, then ends at once (the exit handlers and
+        status = 1  # the output are the parent's: a progress bar's lock may be held)
+        try:
+            sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115
+            staging._write_group(theirs)
+            status = 0
+        finally:
+            os._exit(status)
+    try:
+        staging._write_group(mine)
+    except BaseException:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        raise
+    _, status = os.waitpid(pid, 0)
+    if status != 0:
+        staging._write_group(theirs)
+    return True
 
 
 # --- the worked examples and the rulebooks ----------------------------------------------------
@@ -879,7 +958,7 @@ def write_game(
     `books`, the rulebooks are made here (in this process)."""
     game = r.game
     out = GameOutput(game.id, folder)
-    staging = Staging(folder, previous)
+    staging = Staging(folder, previous, opts.jobs)
     font = lib.fonts["gothic"]
     title = game.info.title.en
     face_print = {key: face_form_name(face) for key, face in r.faces.items()}
@@ -951,8 +1030,7 @@ def write_game(
         writer = functools.partial(card_pages, card_faces, title, font)
         shown = tuple(face for _label, face in card_faces)
         documents.append(Written("cards.pdf", writer, entry, made_of, shown))
-    with FacesInUse(face for document in documents for face in document.faces):
-        staging.write(documents)
+    staging.write(documents)
     for paper in opts.papers:
         progress(f"{game.id}: {paper} sheets", 1)
     progress(f"{game.id}: card pages", 1)

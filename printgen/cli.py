@@ -246,7 +246,7 @@ def cli(ctx: click.Context, root: Path) -> None:
     "--jobs",
     type=click.IntRange(1, 64),
     default=None,
-    help="Processes for PNG export (default: 2).",
+    help="Processes for PNG export, and for writing a deck's PDF files side by side (default: 2).",
 )
 @click.option(
     "--vendor",

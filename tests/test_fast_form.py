@@ -108,12 +108,12 @@ def test_a_deck_of_more_faces_than_kept_is_compiled_once(
 
     def one_after_another(self: build.Staging, jobs: list[build.Written]) -> None:
         for job in jobs:
-            real_write(self, [job])
+            real_side_by_side(self, [job])
 
-    real_write = build.Staging.write
+    real_side_by_side = build.Staging._side_by_side
     compiled.clear()
     pdfdraw._drawings.clear()
-    monkeypatch.setattr(build.Staging, "write", one_after_another)
+    monkeypatch.setattr(build.Staging, "_side_by_side", one_after_another)
     write_game(lib, r, opts, tmp_path / "one-after-another", lambda *_: None)
     # one document after another holds every face until the last document; side by side,
     # those between the documents' places (here, where the orders differ: about half)
@@ -146,3 +146,67 @@ def test_pdfdoc_bytes_are_reportlabs(text: str) -> None:
         assert got == expected
     if text:
         assert pdfdoc.PDFName(text) == pdfdoc.PDFName(text) == pdfdraw._reportlab_name(text)
+
+
+def test_a_decks_files_written_by_two_processes_are_those_one_writes(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """With two processes allowed (`--jobs 2`), a deck's sheets of two papers and its card
+    pages are shared out between this process and a forked copy of it, which writes the
+    same bytes; a copy that fails has its files written again by this process, and a
+    thread at work keeps the files in one process."""
+    import os
+    import threading
+
+    from printgen import build
+    from printgen.build import BuildOptions, write_game
+
+    lib, games = load_all(Project(ROOT), ["susumuka-modoruka"])
+    (r,) = render_all(lib, games, "both")
+
+    def files(folder: Path) -> dict[str, bytes]:
+        return {p.name: p.read_bytes() for p in sorted(folder.glob("*.pdf"))}
+
+    forks: list[int] = []
+    real_fork = os.fork
+
+    def counted_fork() -> int:
+        pid = real_fork()
+        if pid:
+            forks.append(pid)
+        return pid
+
+    monkeypatch.setattr(build, "can_fork", lambda: True)
+    monkeypatch.setattr(build.os, "fork", counted_fork)
+    one = BuildOptions(papers=("a4", "letter"), png=False, rulebooks=False, jobs=1)
+    two = BuildOptions(papers=("a4", "letter"), png=False, rulebooks=False, jobs=2)
+    write_game(lib, r, one, tmp_path / "one", lambda *_: None)
+    assert not forks
+    write_game(lib, r, two, tmp_path / "two", lambda *_: None)
+    assert len(forks) == 1
+    expected = files(tmp_path / "one")
+    assert len(expected) == 5 and files(tmp_path / "two") == expected  # (with 2 calibrations)
+
+    # the copy fails (here: whatever it writes raises): this process writes its files
+    parent = os.getpid()
+    real_side_by_side = build.Staging._side_by_side
+
+    def failing_in_the_copy(self: build.Staging, jobs: list[build.Written]) -> None:
+        if os.getpid() != parent:
+            raise RuntimeError("the copy fails")
+        real_side_by_side(self, jobs)
+
+    monkeypatch.setattr(build.Staging, "_side_by_side", failing_in_the_copy)
+    write_game(lib, r, two, tmp_path / "again", lambda *_: None)
+    assert len(forks) == 2 and files(tmp_path / "again") == expected
+    monkeypatch.undo()
+
+    # a thread at work (not a daemon) keeps this process from being copied
+    release = threading.Event()
+    worker = threading.Thread(target=release.wait)
+    worker.start()
+    try:
+        assert not build.can_fork()
+    finally:
+        release.set()
+        worker.join()
