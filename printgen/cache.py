@@ -5,8 +5,9 @@ the digests of large input files by where they lie and how they stand (`file_dig
 reportlab's reading of each font and the rulebooks' font subsets (printgen/fonts.py), the
 rulebooks' pictures (printgen/rulebook/diagrams.py), the pages each book's anchors were on
 when it was laid out last and what the PDF writer compressed (printgen/rulebook/pdf.py),
-the code compiled from each template text (printgen/sandbox.py) and what each YAML file
-was read as (printgen/source.py).  Nothing in it changes an output: a build with an empty
+the code compiled from each template text (printgen/sandbox.py), what each YAML file
+was read as (printgen/source.py) and the phrases BudouX split each Japanese text into
+(printgen/jatext.py).  Nothing in it changes an output: a build with an empty
 cache, or with no cache folder at all (read-only, no HOME), writes the
 same bytes, only later.  Each entry is checked before use, and written whole or not at all.
 """

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from printgen.jatext import (
     WORD_JOINER,
     breakable_units,
@@ -104,3 +106,47 @@ def test_joined_phrases_break_lines_where_spans_did_and_leave_no_joiner_in_the_p
     assert joined == spanned
     assert WORD_JOINER not in text
     assert "無効になる。" in text.replace("\n", "")
+
+
+def test_phrases_are_kept_between_runs_as_budoux_splits_them(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A run's new phrases are written to the cache folder at its end; the next run reads
+    them there instead of splitting the texts again (BudouX not called), the same phrases.
+    A damaged file, or no cache folder, only means splitting again."""
+    from printgen import jatext
+
+    texts = ["カードを1枚引いて、相手の山札の上に置く。", "好きなカードを出してもよい。"]
+    expected = [tuple(jatext._parser().parse(t)) for t in texts]
+
+    def new_run() -> None:  # what a new process starts from
+        monkeypatch.setattr(jatext, "_kept", None)
+        monkeypatch.setattr(jatext, "_new_phrases", [])
+        jatext.phrases.cache_clear()
+
+    monkeypatch.setenv("PRINTGEN_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr("atexit.register", lambda *_: None)  # kept below, by hand
+    new_run()
+    assert [phrases(t) for t in texts] == expected
+    jatext._keep_phrases()
+    (kept,) = (tmp_path / "phrases").iterdir()
+
+    new_run()
+    real_parser = jatext._parser()
+
+    def no_split() -> None:
+        raise AssertionError("a kept text was split again")
+
+    monkeypatch.setattr(jatext, "_parser", no_split)
+    assert [phrases(t) for t in texts] == expected
+    monkeypatch.setattr(jatext, "_parser", lambda: real_parser)
+
+    kept.write_bytes(kept.read_bytes()[:-3] + b"xyz")  # damaged: its checksum fails
+    new_run()
+    assert [phrases(t) for t in texts] == expected
+    monkeypatch.delenv("PRINTGEN_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", "")
+    monkeypatch.setenv("HOME", "")
+    new_run()
+    assert jatext._phrases_file() is None and [phrases(t) for t in texts] == expected
+    new_run()
