@@ -25,7 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from printgen.cache import cache_dir, file_digest, read_entry, write_entry
+from printgen.cache import cache_dir, file_digest, keep_newest, read_entry, write_entry
 
 # Japanese characters: kana, CJK ideographs, CJK symbols and punctuation, full-width forms.
 JA = "\u3000-\u303f\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
@@ -73,8 +73,9 @@ def phrases(text: str) -> tuple[str, ...]:
 # text, BudouX's parser and its Japanese model alone, so the phrases are kept in printgen's
 # cache folder (printgen/cache.py): one file, named by the digest of the parser's and the
 # model's files, checked by its sha256 before use, written again when a run split new texts
-# (the newest `PHRASES_KEPT`). A build whose texts are all kept does not load BudouX. Without
-# the folder, every text is split again; either way the phrases are BudouX's.
+# (the newest `PHRASES_KEPT`; of older BudouX versions, one file stays). A build whose texts are all
+# kept does not load BudouX. Without the folder, every text is split again; either way the
+# phrases are BudouX's.
 
 PHRASES_KEPT = 50_000
 _kept: dict[str, tuple[str, ...]] | None = None
@@ -118,7 +119,10 @@ def _keep_phrases() -> None:
         data = marshal.dumps(dict(newest))
     except ValueError:
         return
-    write_entry(_phrases_file(), data)
+    where = _phrases_file()
+    if where is not None:
+        write_entry(where, data)
+        keep_newest(where.parent, 2)  # this one and the last of another BudouX
     _new_phrases.clear()
 
 
