@@ -73,9 +73,9 @@ def phrases(text: str) -> tuple[str, ...]:
 # text, BudouX's parser and its Japanese model alone, so the phrases are kept in printgen's
 # cache folder (printgen/cache.py): one file, named by the digest of the parser's and the
 # model's files, checked by its sha256 before use, written again when a run split new texts
-# (the newest `PHRASES_KEPT`; of older BudouX versions, one file stays). A build whose texts are all
-# kept does not load BudouX. Without the folder, every text is split again; either way the
-# phrases are BudouX's.
+# (the newest `PHRASES_KEPT`; of older BudouX versions, one file stays). A build whose texts
+# are all kept does not load BudouX. Without the folder, every text is split again; either
+# way the phrases are BudouX's.
 
 PHRASES_KEPT = 50_000
 _kept: dict[str, tuple[str, ...]] | None = None
