@@ -95,6 +95,7 @@ class Tables:
         "g",
         "movers",
         "passes",
+        "passes_all_in",
         "picked",
         "reach",
         "throws",
@@ -146,6 +147,8 @@ class Tables:
         self.arrangements: dict[tuple[int, ...], Listing] = {}
         # By the start player and the players out: the next start player and reveal order.
         self.passes: dict[tuple[int, ...], tuple[int, tuple[int, ...]]] = {}
+        # The same with everyone still in, by the start player alone.
+        self.passes_all_in: list[tuple[int, tuple[int, ...]] | None] = [None] * g.num_players
 
     # --- the tables, filled as they are needed ------------------------------------------------
 
@@ -309,6 +312,8 @@ class Tables:
             after,
             tuple([p for p in g.rotations[after] if p not in out]) if out else g.rotations[after],
         )
+        if not out:
+            self.passes_all_in[start] = found
         return found
 
     def so_far(self, s: SubzeroState) -> tuple[list[Mover], list[Thrower], bool]:
@@ -393,9 +398,10 @@ def run(
     # `resolution.resolve_step` keeps them), kept in the state when the loop ends.
     last: tuple[Any, ...] | None = None
     steps = extra = 0  # the actions are the steps, plus one for each program but the first
+    # `s.phase`, read again after the rules' own functions (which may end the game)
+    phase = s.phase
     try:
         while steps < max_steps:
-            phase = s.phase
             if phase == REVEAL:
                 order = s.order
                 norder = len(order)
@@ -550,7 +556,9 @@ def run(
                                     break
                     last = (reveals, turn, slot, walks, flights, recorded)
                     if ending:
-                        if check_end(s):
+                        over = check_end(s)
+                        phase = s.phase
+                        if over:
                             s.slot = slot
                             s.rpos = norder
                             s.step_reveals = reveals
@@ -570,6 +578,7 @@ def run(
                         ducked = False
                     else:
                         _end_turn(s, t, discarded)
+                        phase = DEAL
                         break
             elif phase == DEAL:
                 # The draws of the refill (`random_play.sample`: each card of the pile alike).
@@ -609,7 +618,7 @@ def run(
                     if k == need:  # a full hand
                         del queue[0]
                         if not queue:
-                            s.phase = PROGRAM
+                            s.phase = phase = PROGRAM
                             break
                 s.pile_total = total
             elif phase == PROGRAM:
@@ -637,7 +646,7 @@ def run(
                         plan[p] = t.plan(p, chosen)
                         laid.append(_new(Program, (p, ids)))
                 append(JointAction(laid) if len(laid) > 1 else laid[0])
-                s.phase = REVEAL
+                s.phase = phase = REVEAL
                 s.slot = 0
                 s.rpos = 0
                 s.step_reveals = []
@@ -660,6 +669,7 @@ def run(
                     action = Youngest(int(rnd() * n))
                 append(action)
                 s._do(action)
+                phase = s.phase
                 steps += 1
                 taken |= bits[pos[action.player]]
     finally:
@@ -718,6 +728,11 @@ def _end_turn(s: SubzeroState, t: Tables, discarded: list[int]) -> None:
     s.rpos = 0
     s.step_reveals = []
     s.turn += 1
-    s.start, s.order = t.passes.get((s.start, *s.out)) or t.pass_start(s.start, s.out)
+    start = s.start
+    out = s.out
+    if out:
+        s.start, s.order = t.passes.get((start, *out)) or t.pass_start(start, out)
+    else:  # (everyone still in: by the start alone, no key to make)
+        s.start, s.order = t.passes_all_in[start] or t.pass_start(start, out)
     s.queue = list(order)
     s.phase = DEAL
