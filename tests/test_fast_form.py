@@ -18,6 +18,11 @@ from printgen.sheets import new_canvas
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def _pdfs(folder: Path) -> dict[str, bytes]:
+    """The PDF files a build wrote into `folder`, by name."""
+    return {p.name: p.read_bytes() for p in sorted(folder.glob("*.pdf"))}
+
+
 def _document(faces: list, font: object, fast: bool, compress: bool) -> bytes:
     buffer = io.BytesIO()
     c = new_canvas(buffer, "forms", (100.0, 100.0), font)  # type: ignore[arg-type]
@@ -79,9 +84,6 @@ def test_a_deck_of_more_faces_than_kept_is_compiled_once(
         compiled.append(face_form_name(face))
         return real_compile(face)
 
-    def files(folder: Path) -> dict[str, bytes]:
-        return {p.name: p.read_bytes() for p in sorted(folder.glob("*.pdf"))}
-
     in_use: list[pdfdraw.FacesInUse] = []
 
     class Watched(pdfdraw.FacesInUse):
@@ -119,7 +121,7 @@ def test_a_deck_of_more_faces_than_kept_is_compiled_once(
     # those between the documents' places (here, where the orders differ: about half)
     assert sorted(compiled) == sorted(distinct)
     assert in_use[1].most == len(distinct) and in_use[0].most <= len(distinct) // 2
-    assert files(tmp_path / "side-by-side") == files(tmp_path / "one-after-another")
+    assert _pdfs(tmp_path / "side-by-side") == _pdfs(tmp_path / "one-after-another")
     monkeypatch.undo()
     pdfdraw._drawings.clear()
 
@@ -164,9 +166,6 @@ def test_a_decks_files_written_by_two_processes_are_those_one_writes(
     lib, games = load_all(Project(ROOT), ["susumuka-modoruka"])
     (r,) = render_all(lib, games, "both")
 
-    def files(folder: Path) -> dict[str, bytes]:
-        return {p.name: p.read_bytes() for p in sorted(folder.glob("*.pdf"))}
-
     forks: list[int] = []
     real_fork = os.fork
 
@@ -177,15 +176,15 @@ def test_a_decks_files_written_by_two_processes_are_those_one_writes(
         return pid
 
     monkeypatch.setattr(build, "can_fork", lambda: True)
-    monkeypatch.setattr(build.os, "fork", counted_fork)
+    monkeypatch.setattr(os, "fork", counted_fork)
     one = BuildOptions(papers=("a4", "letter"), png=False, rulebooks=False, jobs=1)
     two = BuildOptions(papers=("a4", "letter"), png=False, rulebooks=False, jobs=2)
     write_game(lib, r, one, tmp_path / "one", lambda *_: None)
     assert not forks
     write_game(lib, r, two, tmp_path / "two", lambda *_: None)
     assert len(forks) == 1
-    expected = files(tmp_path / "one")
-    assert len(expected) == 5 and files(tmp_path / "two") == expected  # (with 2 calibrations)
+    expected = _pdfs(tmp_path / "one")
+    assert len(expected) == 5 and _pdfs(tmp_path / "two") == expected  # (with 2 calibrations)
 
     # the copy fails (here: whatever it writes raises): this process writes its files
     parent = os.getpid()
@@ -198,7 +197,7 @@ def test_a_decks_files_written_by_two_processes_are_those_one_writes(
 
     monkeypatch.setattr(build.Staging, "_side_by_side", failing_in_the_copy)
     write_game(lib, r, two, tmp_path / "again", lambda *_: None)
-    assert len(forks) == 2 and files(tmp_path / "again") == expected
+    assert len(forks) == 2 and _pdfs(tmp_path / "again") == expected
     monkeypatch.undo()
 
     # a thread at work (not a daemon) keeps this process from being copied

@@ -149,4 +149,4 @@ def test_phrases_are_kept_between_runs_as_budoux_splits_them(
     monkeypatch.setenv("HOME", "")
     new_run()
     assert jatext._phrases_file() is None and [phrases(t) for t in texts] == expected
-    new_run()
+    new_run()  # (no phrase split here stays in `phrases`' memory for the tests after)
