@@ -430,13 +430,25 @@ def generic_playout(state: State[A], rng: random.Random, max_steps: int = 100_00
     return actions
 
 
+_DRAWS_BY_BITS: dict[type, bool] = {}
+"""Per class of generator: whether its `_randbelow` is `Random`'s own by `getrandbits`
+(`Random.__init_subclass__` picks it per class, so a class decides once)."""
+
+
 def index_bits(rng: random.Random) -> Callable[[int], int] | None:
     """`rng.getrandbits` when `rng.choice(seq)` draws its index by `Random`'s own
     `_randbelow_with_getrandbits` (`getrandbits(n.bit_length())` until below n), so that a
     playout kernel may draw an index the same way without the method's frame; None for a
-    generator that draws otherwise (the kernel then calls `rng._randbelow`)."""
-    below = getattr(rng._randbelow, "__func__", None)  # type: ignore[attr-defined]
-    if below is random.Random._randbelow_with_getrandbits:  # type: ignore[attr-defined]
+    generator that draws otherwise (the kernel then calls `rng._randbelow`).  Asked at
+    every playout: the answer is kept per class, and a generator given its own
+    `_randbelow` is looked at alone."""
+    kind = type(rng)
+    by_bits = _DRAWS_BY_BITS.get(kind)
+    if by_bits is None:
+        by_bits = _DRAWS_BY_BITS[kind] = (
+            getattr(kind, "_randbelow", None) is random.Random._randbelow_with_getrandbits  # type: ignore[attr-defined]
+        )
+    if by_bits and "_randbelow" not in getattr(rng, "__dict__", ()):
         return rng.getrandbits
     return None
 

@@ -77,24 +77,28 @@ def test_the_search_player_sees_only_its_view() -> None:
     bot = make_bot(engine, "mcts:40")
     assert isinstance(bot, MCTSBot)
     rng = random.Random(1)
-    state = engine.new_initial_state()
     checked = 0
-    while not state.is_terminal() and checked < 6:
-        players = state.current_players()
-        if players != (CHANCE,) and len(players) == 1:
-            me = players[0]
-            a = state.resample(me, random.Random(10))  # type: ignore[attr-defined]
-            b = state.resample(me, random.Random(20))  # type: ignore[attr-defined]
-            assert a.view(me) == b.view(me) == state.view(me)
-            assert bot.choose(InfoSet(a, me), random.Random(7)) == bot.choose(
-                InfoSet(b, me), random.Random(7)
-            )
-            checked += 1
-        if len(players) == 1:
-            state.apply(state.sample_action(players[0], rng))
-        else:
-            state.apply_joint(joint([state.sample_action(p, rng) for p in players]))
-    assert checked >= 2
+    # A player decides alone only when a roll lets them pick a column: games until six.
+    for _ in range(20):
+        if checked == 6:
+            break
+        state = engine.new_initial_state()
+        while not state.is_terminal() and checked < 6:
+            players = state.current_players()
+            if players != (CHANCE,) and len(players) == 1:
+                me = players[0]
+                a = state.resample(me, random.Random(10))  # type: ignore[attr-defined]
+                b = state.resample(me, random.Random(20))  # type: ignore[attr-defined]
+                assert a.view(me) == b.view(me) == state.view(me)
+                assert bot.choose(InfoSet(a, me), random.Random(7)) == bot.choose(
+                    InfoSet(b, me), random.Random(7)
+                )
+                checked += 1
+            if len(players) == 1:
+                state.apply(state.sample_action(players[0], rng))
+            else:
+                state.apply_joint(joint([state.sample_action(p, rng) for p in players]))
+    assert checked == 6
 
 
 def test_a_summary_names_its_figures() -> None:

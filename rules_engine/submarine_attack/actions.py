@@ -18,6 +18,7 @@ rulebook's prose can be checked to hold none of it.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, NamedTuple
 
@@ -57,6 +58,42 @@ class Target(NamedTuple):
 
 
 Action = Start | Place | Roll | Target
+
+DRAW_OUTCOMES: Final = 1 << 32
+"""One draw of the generator (`random()`, a float of 53 bits) rolls as many dice at once as
+have at most this many outcomes together (`dice_per_draw`): each outcome then comes up with
+the same odds to within one part in two million."""
+
+
+def dice_per_draw(faces: int) -> int:
+    """How many dice of `faces` faces one draw rolls (`roll_dice`): 12 of six faces."""
+    k = 1
+    while k < 32 and faces ** (k + 1) <= DRAW_OUTCOMES:
+        k += 1
+    return k
+
+
+def roll_dice(random: Callable[[], float], faces: int, dice: int, per_draw: int) -> tuple[int, ...]:
+    """Chance's roll of `dice` dice of `faces` faces, in the order rolled: each draw of
+    `random()` (uniform in [0, 1)) rolls up to `per_draw` dice (`dice_per_draw`) as one of
+    their `faces ** k` outcomes, `int(random() * faces ** k)`, whose digits in base `faces`
+    are the dice less one, first die first.  One draw per torpedo, not one per die: the
+    same odds for every roll (`sample_action`, `play_random` and the playout kernel all
+    roll this way)."""
+    shown: list[int] = []
+    left = dice
+    while left > 0:
+        k = per_draw if left > per_draw else left
+        number = int(random() * faces**k)
+        chunk = []
+        for _ in range(k):
+            chunk.append(number % faces + 1)
+            number //= faces
+        chunk.reverse()
+        shown += chunk
+        left -= k
+    return tuple(shown)
+
 
 # Phases
 START: Final = 0

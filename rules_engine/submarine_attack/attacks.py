@@ -10,6 +10,7 @@ attacks nobody, and a torpedo left with no dice cannot hit.  The dice themselves
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rules_engine.core import EVENTS
@@ -17,6 +18,7 @@ from rules_engine.submarine_attack.actions import ROLL
 from rules_engine.submarine_attack.round_end import ALL_SLOTS, SINKINGS, end_round
 
 if TYPE_CHECKING:
+    from rules_engine.submarine_attack.engine import SubmarineAttack
     from rules_engine.submarine_attack.state import SubmarineAttackState
 
 
@@ -55,6 +57,29 @@ def advance(state: SubmarineAttackState) -> None:
         state.last_roll = ()
         state.last_sunk = []
         state.turn += 1
+
+
+def made_attacks(
+    g: SubmarineAttack, slots: Sequence[tuple[str, ...]], order: tuple[int, ...], count: int
+) -> list[tuple[int, int, str, int]]:
+    """The first `count` attacks of a round whose cards are `slots` and whose first player
+    begins `order`, as `advance` records them (`state.attacks`): slot by slot, each player
+    in turn, their card and the dice it rolls (0 for an evasion, or a torpedo the
+    defender's evasion left none).  A round's attacks follow from its cards alone; the
+    playout kernel counts them and makes them only when they are read."""
+    n = len(order)
+    dice_of = g.card_dice
+    cancel_of = g.card_cancel
+    made = []
+    for k in range(count):
+        slot, turn = divmod(k, n)
+        attacker = order[turn]
+        code = slots[attacker][slot]
+        dice = dice_of[code]
+        if dice:
+            dice -= cancel_of[slots[(attacker + 1) % n][slot]]
+        made.append((slot, attacker, code, max(dice, 0)))
+    return made
 
 
 def reveal_events(state: SubmarineAttackState) -> None:

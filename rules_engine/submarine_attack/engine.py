@@ -148,6 +148,7 @@ class SubmarineAttack(EngineBase):
         self.tie_first = str(self._options["tie_first_player"])
         self.choose_one = self._options["triple_and_pair"] == "choose_one"
         self.face_list = tuple(range(1, self.faces + 1))
+        self.dice_per_draw = actions.dice_per_draw(self.faces)
         self._ship_arrangements = Arrangements(ships_hand, self.transports_placed)
         self._card_arrangements = Arrangements(cards_hand, self.actions_placed)
         # Made once per engine for the playouts of a search player: what each set of faces

@@ -2,19 +2,24 @@
 
 It plays exactly the game `rules_engine.core.generic_playout` plays from the same generator:
 the same draws in the same order (a placement by `rng.choice` over all of the player's
-placements, a target by `rng.choice` over the columns offered, the dice and who goes first
-by `sample_action`'s `rng.random()`), the same rules, and it leaves the state
-the checked way leaves it, history included.  What it saves is the protocol's dispatch
-and the legality check of actions drawn legal, and what a game would make again and again:
+placements, a target by `rng.choice` over the columns offered, a torpedo's dice and who
+goes first by `sample_action`'s `rng.random()`), the same rules, and it leaves a state equal
+to the one the checked way leaves, history included.  What it saves is the protocol's
+dispatch and the legality check of actions drawn legal, and what a game would make again
+and again:
 
 - the placements (`PlayoutTables`): each hand's arrangements listed in two short tables, a
   prefix (its row looked up by the index) and the rest (with what the player sets aside) by
   index, so a drawn index is decoded without walking the arrangement tree; the action
   cards also by number, so that an attack's dice are read from tuples by number;
-- the rolls: what each roll of up to five dice does, with its `Roll`, kept by the faces in
-  the order rolled, read as the digits of a number (9,330 rolls of six faces); what a
-  larger roll does, kept by how many dice show each face;
-- each player's `Target` of each column.
+- the rolls: what each roll of up to five dice does, with its `Roll`, kept by its one draw's
+  number (`actions.roll_dice`: the faces in the order rolled as its digits; 9,330 rolls of
+  six faces); what a larger roll does, kept by how many dice show each face;
+- each player's `Target` of each column;
+- what nobody reads in a playout: the placements' `Place`s, the `Roll`s of more than five
+  dice, each round's `RoundResult` and the round's attacks are left packed in the state
+  (plain tuples, the attacks' number) and made by `unpack` when the state's `history`,
+  `results` or `attacks` are first read: the same actions and results as the checked way's.
 
 The rules are the chapters' own (`attacks`, `torpedoes`, `round_end`, `first_player`,
 `game_end`), written out here over local variables; `tests/engine/shortcuts.py:
@@ -26,8 +31,9 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import fields
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from rules_engine.core import EVENTS, Arrangements, JointAction, generic_playout, index_bits
 from rules_engine.submarine_attack.actions import (
@@ -40,7 +46,9 @@ from rules_engine.submarine_attack.actions import (
     Roll,
     Start,
     Target,
+    roll_dice,
 )
+from rules_engine.submarine_attack.attacks import made_attacks
 from rules_engine.submarine_attack.placement import _minus
 from rules_engine.submarine_attack.round_end import ALL_SLOTS, SINKINGS, RoundResult
 
@@ -222,6 +230,8 @@ class PlayoutTables:
             self.rolls,
             tuple(bases),
             counted,
+            g.dice_per_draw,
+            tuple([int(g.faces**d) for d in range(g.dice_per_draw + 1)]),  # a draw's outcomes
             # At most this many steps from a placement to the next one's (a roll and a
             # target per three dice for every attack, and who goes first), with one spare.
             n * g.actions_placed * (1 + max(g.card_dice.values()) // 3) + 3,
@@ -267,6 +277,69 @@ class PlayoutTables:
                 found = (0, sinks, big, None)
             self.effects[faces] = found
         return found
+
+
+Packed = tuple[tuple[tuple[int, ...], ...], tuple[tuple[str, ...], ...]] | tuple[int, ...]
+"""A step as a playout may leave it in the history: a placement as each player's transports
+and action cards (`unpack` makes it the `JointAction` of their `Place`s), or a roll of more
+dice than `PlayoutTables.rolls` keeps as its faces (`unpack` makes it the `Roll`)."""
+PackedRound = tuple[
+    int,
+    str,
+    int | None,
+    tuple[int, ...],
+    tuple[tuple[int, ...], ...],
+    tuple[tuple[str, ...], ...],
+    tuple[int, ...],
+    tuple[int, ...],
+    int,
+]
+"""A round's result as a playout leaves it: the round, how it ended, the sinker, the points,
+the transports, the action cards, the sunk columns, the order of play and how many attacks
+were made (`unpack` makes it the `RoundResult`)."""
+
+
+def unpack(state: SubmarineAttackState) -> None:
+    """Make what a playout left packed in `state` what the checked way makes: the
+    placements in the history (`Packed`), the rounds' results (`PackedRound`: plain tuples,
+    where the history holds actions and the results `RoundResult`s), and the round's
+    attacks (their number, `made_attacks`).  A search player's playouts play many games
+    whose history and results nobody reads: packing them spares making a `Place` per
+    player, a `RoundResult` per round and a tuple per attack."""
+    g = state.g
+    steps = state._steps
+    for i, step in enumerate(steps):
+        if type(step) is tuple:
+            if step and type(step[0]) is int:
+                steps[i] = _tuple_new(Roll, (step,))
+            else:
+                ships, slots = cast(
+                    tuple[tuple[tuple[int, ...], ...], tuple[tuple[str, ...], ...]], step
+                )
+                steps[i] = JointAction(
+                    [_tuple_new(Place, (p, ships[p], slots[p])) for p in range(len(ships))]
+                )
+    results = state._results
+    for i, result in enumerate(results):
+        if type(result) is tuple:
+            round_, end, sinker, points, ships, slots, sunk, order, made = result
+            survivors = tuple(
+                [
+                    tuple([ship for c, ship in enumerate(mine) if not sunk[p] >> c & 1])
+                    for p, mine in enumerate(ships)
+                ]
+            )
+            attacks = tuple(made_attacks(g, slots, order, made))
+            # The slots turned over: up to the last attack's.
+            shown = attacks[-1][0] + 1 if attacks else 0
+            cards = tuple([mine[:shown] for mine in slots])
+            results[i] = _round_result(
+                round_, end, sinker, points, survivors, cards, ships, slots, sunk, attacks
+            )
+    counted = state._attacks
+    if type(counted) is int:
+        state._attacks = made_attacks(g, state.slots, state.order, counted)
+    state._packed = False
 
 
 _ROUND_FIELDS: Final[dict[str, Any]] = dict.fromkeys(field.name for field in fields(RoundResult))
@@ -344,15 +417,16 @@ def playout(state: SubmarineAttackState, rng: random.Random, max_steps: int) -> 
         rolls,
         roll_bases,
         counted,
+        per_draw,
+        outcomes,
         round_steps,
     ) = t.constants
     rnd = rng.random
-    below = rng._randbelow  # type: ignore[attr-defined]
+    below: Callable[[int], int] = rng._randbelow  # type: ignore[attr-defined]
     # `rng.choice` draws its index by `_randbelow`; Python's own draws it from
     # `getrandbits`, which the placements call directly.
     getrandbits = index_bits(rng)
-    history = state._history
-    record = history.append
+    history = state._steps
     begun = len(history)
     stop = begun + max_steps
     # Whether a step may reach `max_steps` before the next placement (when it is checked
@@ -362,8 +436,11 @@ def playout(state: SubmarineAttackState, rng: random.Random, max_steps: int) -> 
     phase = state.phase
     round_ = state.round
     scores = state.scores
-    results = state.results
+    results = state._results
     own_results = False
+    # What the history and the results get (`Packed`, `PackedRound`; `unpack` makes them
+    # into steps and results when they are read): whether this playout packed any.
+    packed = False
     winners = state.winners
     first = state.first
     order = state.order
@@ -376,7 +453,6 @@ def playout(state: SubmarineAttackState, rng: random.Random, max_steps: int) -> 
     spare_cards = state.spare_cards
     sunk = state.sunk
     sunk_ships = state.sunk_ships
-    attacks = state.attacks
     slot = state.slot
     turn = state.turn
     attacker = state.attacker
@@ -390,6 +466,11 @@ def playout(state: SubmarineAttackState, rng: random.Random, max_steps: int) -> 
     end = ALL_SLOTS
     sinker: int | None = None
     placed = 0
+    # The round's placements, as the packed placement and round hold them (made at the
+    # placement, or at the round's end for a round placed before this playout).
+    round_ships: tuple[tuple[int, ...], ...] | None = None
+    round_slots: tuple[tuple[str, ...], ...] = ()
+    made = 0  # the attacks of the last round ended
     while True:
         if phase == _NEXT:
             # `attacks.advance`: the next attack that needs dice, or the end of the round.
@@ -402,15 +483,14 @@ def playout(state: SubmarineAttackState, rng: random.Random, max_steps: int) -> 
                         sinker = None
                         phase = _END
                         break
+                # (The attacks are counted, not recorded: `slot * n + turn` made before this
+                # one, which `attacks.made_attacks` makes when they are read.)
                 attacker = order[turn]
-                code = slots[attacker][slot]
                 d = net_dice[numbers[attacker][slot]][numbers[left_of[attacker]][slot]]
                 if d:
-                    attacks.append((slot, attacker, code, d))
                     dice = d
                     phase = ROLL
                     break
-                attacks.append((slot, attacker, code, 0))
                 last_roll = ()
                 last_sunk = []
                 turn += 1
@@ -419,44 +499,31 @@ def playout(state: SubmarineAttackState, rng: random.Random, max_steps: int) -> 
             if checked and len(history) >= stop:
                 break
             if dice <= kept_dice:
-                if dice == 4:
-                    number = (
-                        (int(rnd() * faces) * faces + int(rnd() * faces)) * faces
-                        + int(rnd() * faces)
-                    ) * faces + int(rnd() * faces)
-                elif dice == 3:
-                    number = (int(rnd() * faces) * faces + int(rnd() * faces)) * faces + int(
-                        rnd() * faces
-                    )
-                elif dice == 5:
-                    number = (
-                        (
-                            (int(rnd() * faces) * faces + int(rnd() * faces)) * faces
-                            + int(rnd() * faces)
-                        )
-                        * faces
-                        + int(rnd() * faces)
-                    ) * faces + int(rnd() * faces)
-                elif dice == 2:
-                    number = int(rnd() * faces) * faces + int(rnd() * faces)
-                else:
-                    number = int(rnd() * faces)
+                # One draw rolls them all (`actions.roll_dice`): its number is their index.
+                number = int(rnd() * outcomes[dice])
                 at = roll_bases[dice] + number
                 found = rolls[at]
                 if found is None:
                     found = t.rolled(at, dice, number)
                 roll, last_roll, sink, sinks, big, one = found
+                history.append(roll)
             elif dice < _COUNTED:
                 # What the roll does is kept by how many dice show each face (`counted`):
                 # face f adds 1 << 4 (f - 1), no sort and no tuple to hash.
-                if dice == 7:  # (torpedo S's seven dice)
-                    f1 = int(rnd() * faces)
-                    f2 = int(rnd() * faces)
-                    f3 = int(rnd() * faces)
-                    f4 = int(rnd() * faces)
-                    f5 = int(rnd() * faces)
-                    f6 = int(rnd() * faces)
-                    f7 = int(rnd() * faces)
+                if dice == 7 and per_draw >= 7:  # (torpedo S's seven dice, one draw)
+                    number = int(rnd() * outcomes[7])
+                    f7 = number % faces
+                    number //= faces
+                    f6 = number % faces
+                    number //= faces
+                    f5 = number % faces
+                    number //= faces
+                    f4 = number % faces
+                    number //= faces
+                    f3 = number % faces
+                    number //= faces
+                    f2 = number % faces
+                    f1 = number // faces
                     last_roll = (f1 + 1, f2 + 1, f3 + 1, f4 + 1, f5 + 1, f6 + 1, f7 + 1)
                     key = (
                         (1 << (f1 << 2))
@@ -468,23 +535,21 @@ def playout(state: SubmarineAttackState, rng: random.Random, max_steps: int) -> 
                         + (1 << (f7 << 2))
                     )
                 else:
-                    shown = []
+                    last_roll = roll_dice(rnd, faces, dice, per_draw)
                     key = 0
-                    for _ in range(dice):
-                        face = int(rnd() * faces)
-                        shown.append(face + 1)
-                        key += 1 << (face << 2)
-                    last_roll = tuple(shown)
-                roll = _tuple_new(Roll, (last_roll,))
+                    for face in last_roll:
+                        key += 1 << ((face - 1) << 2)
+                history.append(last_roll)  # (its `Roll` made when read: `unpack`)
+                packed = True
                 effect = counted.get(key)
                 if effect is None:
                     effect = counted[key] = t.effect(last_roll)
                 sink, sinks, big, one = effect
             else:
-                last_roll = tuple([int(rnd() * faces) + 1 for _ in range(dice)])
-                roll = _tuple_new(Roll, (last_roll,))
+                last_roll = roll_dice(rnd, faces, dice, per_draw)
+                history.append(last_roll)
+                packed = True
                 sink, sinks, big, one = t.effect(last_roll)
-            record(roll)
             if sink:
                 # One pair and nothing else, the most common roll.
                 defender = left_of[attacker]
@@ -538,49 +603,39 @@ def playout(state: SubmarineAttackState, rng: random.Random, max_steps: int) -> 
             # `round_end.end_round`, `game_end.end_game`, `first_player.next_round`.
             victim = None if sinker is None else left_of[sinker]
             points = []
-            survivors = []
-            for p in players:
-                mine = ships[p]
-                mask = sunk[p]
-                # The ships of the columns afloat (bit c of `mask`: column c + 1 sunk).
-                total = 0
-                if mask:
-                    kept = []
-                    for c in range(len(mine)):
-                        if not mask >> c & 1:
-                            ship = mine[c]
-                            kept.append(ship)
-                            total += ship
-                    left = tuple(kept)
-                else:
-                    left = mine
-                    for ship in mine:
-                        total += ship
-                survivors.append(left)
+            for p in range(n):
                 if end == ALL_SLOTS or p == sinker or (p != victim and others_score):
+                    # The ships of the columns afloat: all less those sunk.
+                    total = -sunk_ships[p]
+                    for ship in ships[p]:
+                        total += ship
                     points.append(total)
                     scores[p] += total
                 else:
                     points.append(0)
+            if round_ships is None:
+                round_ships = tuple(ships)
+                round_slots = tuple(slots)
+            # The attacks made: every slot's (all slots played), or up to the sinker's.
+            made = slot * n + turn + (0 if sinker is None else 1)
             if not own_results:
                 results = [*results]
                 own_results = True
             results.append(
-                _round_result(
+                (
                     round_,
                     end,
                     sinker,
                     tuple(points),
-                    tuple(survivors),
-                    tuple(slots)
-                    if slot >= slots_placed
-                    else tuple([cards[: slot + 1] for cards in slots]),
-                    tuple(ships),
-                    tuple(slots),
+                    round_ships,
+                    round_slots,
                     tuple(sunk),
-                    tuple(attacks),
+                    order,
+                    made,
                 )
             )
+            packed = True
+            round_ships = None
             pending = []
             pending_pairs = ()
             dice = 0
@@ -606,7 +661,6 @@ def playout(state: SubmarineAttackState, rng: random.Random, max_steps: int) -> 
             spare_cards = [cards_hand] * n
             sunk = [0] * n
             sunk_ships = [0] * n
-            attacks = []
             fresh = True
             slot = 0
             turn = 0
@@ -645,7 +699,7 @@ def playout(state: SubmarineAttackState, rng: random.Random, max_steps: int) -> 
                 while k >= m:
                     k = getrandbits(bits_m)
                 column = choices[k]
-            record(targets[attacker][column])
+            history.append(targets[attacker][column])
             defender = left_of[attacker]
             mask = sunk[defender]
             for c in pending_pairs if column in pending_pairs else (column,):
@@ -679,8 +733,7 @@ def playout(state: SubmarineAttackState, rng: random.Random, max_steps: int) -> 
                 spare_ships = [*spare_ships]
                 spare_cards = [*spare_cards]
                 fresh = True
-            places = []
-            for p in players:
+            for p in range(n):
                 if getrandbits is None:
                     index = below(placements)
                 else:
@@ -695,11 +748,13 @@ def playout(state: SubmarineAttackState, rng: random.Random, max_steps: int) -> 
                 head, tails = card_rows[k]
                 offset = j - card_starts[k]
                 tail, spare_cards[p] = tails[offset]
-                cards = slots[p] = head + tail
+                slots[p] = head + tail
                 head_numbers, tail_numbers = card_ids[k]
                 numbers[p] = head_numbers + tail_numbers[offset]
-                places.append(_tuple_new(Place, (p, mine, cards)))
-            record(JointAction(places))
+            round_ships = tuple(ships)
+            round_slots = tuple(slots)
+            history.append((round_ships, round_slots))
+            packed = True
             checked = len(history) + round_steps > stop
             slot = 0
             turn = 0
@@ -710,7 +765,7 @@ def playout(state: SubmarineAttackState, rng: random.Random, max_steps: int) -> 
             if checked and len(history) >= stop:
                 break
             first = candidates[int(rnd() * len(candidates))]
-            record(starts[first])
+            history.append(starts[first])
             order = orders[first]
             candidates = ()
             phase = PLACE
@@ -720,7 +775,7 @@ def playout(state: SubmarineAttackState, rng: random.Random, max_steps: int) -> 
 
     state.phase = phase
     state.round = round_
-    state.results = results
+    state._results = results
     state.winners = winners
     state.first = first
     state.order = order
@@ -731,7 +786,18 @@ def playout(state: SubmarineAttackState, rng: random.Random, max_steps: int) -> 
     state.spare_cards = spare_cards
     state.sunk = sunk
     state.sunk_ships = sunk_ships
-    state.attacks = attacks
+    if len(history) > begun:
+        # The round's attacks, counted (`made_attacks` makes them when they are read).
+        if phase in (ROLL, TARGET):
+            state._attacks = slot * n + turn + 1
+            packed = True
+        elif phase == OVER:
+            state._attacks = made
+            packed = True
+        else:
+            state._attacks = []
+    if packed:
+        state._packed = True
     state.slot = slot
     state.turn = turn
     state.attacker = attacker

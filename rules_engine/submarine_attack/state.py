@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rules_engine.core import (
     CHANCE,
@@ -38,6 +38,7 @@ from rules_engine.submarine_attack.actions import (
     Roll,
     Start,
     Target,
+    roll_dice,
 )
 from rules_engine.submarine_attack.round_end import RoundResult
 
@@ -77,10 +78,12 @@ class SubmarineAttackState(StateBase[Action, "SubmarineAttack"]):
     JOINT_NEEDED = "all {n} players place at the same time: give a joint action"
 
     __slots__ = (
-        "_history",
+        "_attacks",
         "_log",
+        "_packed",
+        "_results",
+        "_steps",
         "attacker",
-        "attacks",
         "dice",
         "first",
         "g",
@@ -92,7 +95,6 @@ class SubmarineAttackState(StateBase[Action, "SubmarineAttack"]):
         "pending",
         "pending_pairs",
         "phase",
-        "results",
         "round",
         "scores",
         "ships",
@@ -119,13 +121,17 @@ class SubmarineAttackState(StateBase[Action, "SubmarineAttack"]):
         self.g = g
         self.n = n
         self.init = (round, scores or (0,) * n, first)
-        self._history: list[Step[Action]] = []
+        # The history and the rounds' results as `_history` and `results` give them; a
+        # playout (`kernel.playout`) leaves in them what it played packed, made into steps
+        # and results when they are first read (`_packed`: some are).
+        self._steps: list[Step[Action] | kernel.Packed] = []
+        self._results: list[RoundResult | kernel.PackedRound] = []
+        self._packed = False
         # The history as the players see it, one entry per step (a text everyone sees alike,
         # or for a placement one text per player), filled in by `player_view` as it grows.
         self._log: tuple[str | tuple[str, ...], ...] = ()
         self.round = round
         self.scores = list(scores or (0,) * n)
-        self.results: list[RoundResult] = []
         self.winners: tuple[int, ...] = ()
         self.last_roll: tuple[int, ...] = ()
         self.last_sunk: list[int] = []
@@ -144,6 +150,44 @@ class SubmarineAttackState(StateBase[Action, "SubmarineAttack"]):
         else:
             first_player.set_first(self, first)
 
+    @property
+    def _history(self) -> list[Step[Action]]:
+        """The steps played, in order (`StateBase`'s), a playout's packed ones made."""
+        if self._packed:
+            kernel.unpack(self)
+        return cast("list[Step[Action]]", self._steps)
+
+    @_history.setter
+    def _history(self, steps: list[Step[Action]]) -> None:
+        if self._packed:
+            kernel.unpack(self)  # (the results may still be packed)
+        self._steps = cast("list[Step[Action] | kernel.Packed]", steps)
+
+    @property
+    def attacks(self) -> list[tuple[int, int, str, int]]:
+        """The round's attacks so far (`attacks.advance`), a playout's made when read (it
+        leaves their number: `attacks.made_attacks`)."""
+        if self._packed:
+            kernel.unpack(self)
+        return cast("list[tuple[int, int, str, int]]", self._attacks)
+
+    @attacks.setter
+    def attacks(self, attacks: list[tuple[int, int, str, int]]) -> None:
+        self._attacks: list[tuple[int, int, str, int]] | int = attacks
+
+    @property
+    def results(self) -> list[RoundResult]:
+        """Each finished round's `RoundResult`, in order, a playout's packed ones made."""
+        if self._packed:
+            kernel.unpack(self)
+        return cast("list[RoundResult]", self._results)
+
+    @results.setter
+    def results(self, results: list[RoundResult]) -> None:
+        if self._packed:
+            kernel.unpack(self)  # (the steps may still be packed)
+        self._results = cast("list[RoundResult | kernel.PackedRound]", results)
+
     def _clear_round(self) -> None:
         n = self.n
         self.ships: list[tuple[int, ...]] = [()] * n
@@ -152,7 +196,7 @@ class SubmarineAttackState(StateBase[Action, "SubmarineAttack"]):
         self.spare_cards: list[tuple[str, ...]] = [self.g.cards_hand] * n
         self.sunk: list[int] = [0] * n  # per player: bit c set = column c + 1 sunk
         self.sunk_ships = [0] * n
-        self.attacks: list[tuple[int, int, str, int]] = []
+        self._attacks = []
 
     # --- protocol ----------------------------------------------------------------------------
 
@@ -187,9 +231,7 @@ class SubmarineAttackState(StateBase[Action, "SubmarineAttack"]):
         phase = self.phase
         g = self.g
         if phase == ROLL and player == CHANCE:
-            rnd = rng.random
-            faces = g.faces
-            return Roll(tuple([int(rnd() * faces) + 1 for _ in range(self.dice)]))
+            return Roll(roll_dice(rng.random, g.faces, self.dice, g.dice_per_draw))
         if phase == TARGET and player == self.attacker:
             choices = self.pending[0][2]
             return Target(player, choices[int(rng.random() * len(choices))])
@@ -209,11 +251,12 @@ class SubmarineAttackState(StateBase[Action, "SubmarineAttack"]):
         new.g = self.g
         new.n = self.n
         new.init = self.init
-        new._history = list(self._history)
+        new._steps = list(self._steps)
+        new._packed = self._packed
         new._log = self._log  # a tuple: a clone extends its own
         new.round = self.round
         new.scores = list(self.scores)
-        new.results = self.results  # copied on write (see round_end.end_round)
+        new._results = self._results  # copied on write (see round_end.end_round)
         new.winners = self.winners
         new.last_roll = self.last_roll
         new.last_sunk = list(self.last_sunk)
@@ -229,7 +272,8 @@ class SubmarineAttackState(StateBase[Action, "SubmarineAttack"]):
         new.spare_cards = self.spare_cards
         new.sunk = list(self.sunk)
         new.sunk_ships = list(self.sunk_ships)
-        new.attacks = list(self.attacks)
+        attacks = self._attacks
+        new._attacks = attacks if isinstance(attacks, int) else list(attacks)
         new.first = self.first
         new.order = self.order
         new.start_candidates = self.start_candidates
@@ -351,11 +395,12 @@ class SubmarineAttackState(StateBase[Action, "SubmarineAttack"]):
         rnd = rng.random
         sample = rng.sample
         faces = g.faces
+        per_draw = g.dice_per_draw
         history = self._history
         while True:
             phase = self.phase
             if phase == ROLL:
-                dice = tuple([int(rnd() * faces) + 1 for _ in range(self.dice)])
+                dice = roll_dice(rnd, faces, self.dice, per_draw)
                 history.append(Roll(dice))
                 torpedoes.roll(self, dice)
             elif phase == TARGET:
@@ -404,7 +449,7 @@ class SubmarineAttackState(StateBase[Action, "SubmarineAttack"]):
             if cls is Roll:
                 dice = action.dice  # type: ignore[union-attr]
                 if len(dice) == self.dice and self.g.face_set.issuperset(dice):
-                    self._history.append(action)
+                    self._steps.append(action)
                     torpedoes.roll(self, dice)
                     return
         elif (
@@ -413,7 +458,7 @@ class SubmarineAttackState(StateBase[Action, "SubmarineAttack"]):
             and action.player == self.attacker  # type: ignore[union-attr]
             and action.column in self.pending[0][2]  # type: ignore[union-attr]
         ):
-            self._history.append(action)
+            self._steps.append(action)
             torpedoes.target(self, action.column)  # type: ignore[union-attr]
             return
         super().apply(action)
@@ -426,11 +471,14 @@ class SubmarineAttackState(StateBase[Action, "SubmarineAttack"]):
         if self.phase == PLACE and len(actions) == self.n:
             places = placement.plain_places(self, actions)
             if places is not None:
-                self._history.append(JointAction(actions))
+                self._steps.append(JointAction(actions))
                 for place, ships, cards in places:
                     placement.place(self, place, ships, cards)
                 return
         super().apply_joint(actions)
+
+    def _record(self, action: Action) -> None:
+        self._steps.append(action)  # (packed steps or not: the order is the history's)
 
     # --- checking (each action by the rules of its phase) -----------------------------------
 

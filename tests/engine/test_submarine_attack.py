@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import itertools
+import random
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -27,6 +29,7 @@ from rules_engine.submarine_attack import (
     Target,
     check_clues,
 )
+from rules_engine.submarine_attack.actions import dice_per_draw, roll_dice
 
 RED, BLUE = 0, 1
 RED_SHIPS = [2, 1, 3, 1, 2, 4]  # 13 ships: one round cannot end the game
@@ -134,6 +137,34 @@ def test_torpedo_dice_are_read_from_the_card_data(game: Game) -> None:
         }
     )
     assert state.dice == 6  # red's torpedo B in slot 1
+
+
+def test_one_draw_rolls_a_torpedos_dice_first_die_first() -> None:
+    """Chance rolls a torpedo's dice with one draw of the generator, read as the digits of
+    one of the `faces ** dice` rolls (first die first), not one draw per die; more dice
+    than one draw holds (12 of six faces) take a draw per 12."""
+    assert dice_per_draw(6) == 12 and dice_per_draw(2) == 32 and dice_per_draw(100) == 4
+    # 51 = 1*36 + 2*6 + 3: the dice less one are 1, 2, 3.
+    assert roll_dice(lambda: 51.5 / 216, 6, 3, 12) == (2, 3, 4)
+    assert roll_dice(lambda: 0.0, 6, 7, 12) == (1,) * 7
+    assert roll_dice(lambda: 1 - 2**-53, 6, 7, 12) == (6,) * 7
+    draws = iter([0.0, 1 - 2**-53])
+    assert roll_dice(lambda: next(draws), 6, 14, 12) == (1,) * 12 + (6, 6)
+    assert roll_dice(lambda: 0.5, 6, 0, 12) == ()
+
+
+def test_the_dice_come_up_with_even_odds_and_apart() -> None:
+    """Every face of every die as often (within 3% of a sixth over 60,000 rolls), and the
+    dice of a roll apart from each other: a pair (two given dice equal) a sixth of the
+    time."""
+    rng = random.Random(7)
+    rolls = [roll_dice(rng.random, 6, 3, dice_per_draw(6)) for _ in range(60_000)]
+    for die in range(3):
+        counts = Counter(roll[die] for roll in rolls)
+        assert set(counts) == set(range(1, 7))
+        assert all(abs(k / 10_000 - 1) < 0.03 for k in counts.values()), counts
+    pairs = sum(roll[0] == roll[2] for roll in rolls)
+    assert abs(pairs / 10_000 - 1) < 0.03
 
 
 # --- dice groups ----------------------------------------------------------------------------

@@ -8,6 +8,7 @@ change; and every card must always be somewhere.
 
 from __future__ import annotations
 
+import pickle
 import random
 from typing import Any
 
@@ -34,6 +35,7 @@ from rules_engine.submarine_attack import (
     Action,
     Place,
     Roll,
+    Start,
     SubmarineAttack,
     SubmarineAttackState,
     Target,
@@ -261,6 +263,49 @@ def test_the_playout_plays_on_from_any_position(game: Game, options: dict[str, A
                 assert made == generic_playout(slow, slow_rng, max_steps)
                 assert fast == slow
                 assert fast_rng.random() == slow_rng.random()
+
+
+@pytest.mark.parametrize("options", [{}, {"players": 3}])
+def test_what_a_playout_leaves_packed_reads_and_plays_on_as_the_checked_way(
+    game: Game, options: dict[str, Any]
+) -> None:
+    """A playout leaves its placements, its rolls of more than five dice, its rounds'
+    results and the round's attacks packed, made when first read.  A state it cut short
+    anywhere plays on by the checked way with nothing read first, and by another
+    playout from a clone or a pickled copy; each then holds what the protocol's loop
+    leaves: the same actions, `RoundResult`s and attacks."""
+    engine = SubmarineAttack(game_data(game), "1.0", options)  # (torpedo S: seven dice)
+    for seed in range(12):
+        for max_steps in (1, 3, 9, 20, 45):
+            fast, slow = engine.new_initial_state(), engine.new_initial_state()
+            fast.playout(random.Random(seed), max_steps)
+            generic_playout(slow, random.Random(seed), max_steps)
+            copies = [fast.clone(), pickle.loads(pickle.dumps(fast))]
+            # On by the checked way: the same steps applied to both, `fast` unread.
+            on = slow.clone()
+            rng = random.Random(seed + 100)
+            while not on.is_terminal():
+                picked = playout_picks(on, rng)
+                step = JointAction(picked) if len(picked) > 1 else picked[0]
+                for state in (on, fast):
+                    if isinstance(step, JointAction):
+                        state.apply_joint(step)
+                    else:
+                        state.apply(step)
+            assert fast == on
+            assert all(
+                isinstance(step, JointAction | Roll | Target | Start) for step in fast.history
+            )
+            assert all(isinstance(result, RoundResult) for result in fast.results)
+            for copy in copies:
+                expected = slow.clone()
+                copy.playout(random.Random(seed + 200))
+                generic_playout(expected, random.Random(seed + 200))
+                assert copy == expected
+                assert copy.attacks == expected.attacks
+                assert [type(step) for step in copy.history] == [
+                    type(step) for step in expected.history
+                ]
 
 
 def test_the_playout_tells_its_events_when_recording(game: Game) -> None:
