@@ -38,7 +38,7 @@ def playout(state: KillShotState, rng: random.Random, max_steps: int) -> int:
     """`Playouts.playout`'s loop (events off): the same game as the protocol's loop, from the
     same generator; returns the number of actions applied."""
     g = state.g
-    record = state._history.append
+    history = state._history
     rnd = rng.random
     # `rng.choice` draws `rng._randbelow(n)`: for a plain `random.Random` that is
     # `getrandbits` until below n, drawn here without the method's frame.
@@ -104,7 +104,7 @@ def playout(state: KillShotState, rng: random.Random, max_steps: int) -> int:
             state.hands[p] += cards
             if night:
                 state.known[p] += [not blind] * k
-            record(_new(Draw, (p, tuple(cards), "draw")))
+            history.append(_new(Draw, (p, tuple(cards), "draw")))
             if state.voided:
                 state.voided = []
             state.halt = False
@@ -134,7 +134,7 @@ def playout(state: KillShotState, rng: random.Random, max_steps: int) -> int:
                         ready[p] = clock + d + drill_ms
                     else:
                         ready[p] = clock + d
-                record(_new(React, (movers, tuple(delays), "react")))
+                history.append(_new(React, (movers, tuple(delays), "react")))
                 if state.voided:
                     state.voided = []
                 state.halt = False
@@ -230,12 +230,12 @@ def playout(state: KillShotState, rng: random.Random, max_steps: int) -> int:
             state.halt = False
             a = picked[0]
             if len(picked) > 1:
-                record(JointAction(picked))
+                history.append(JointAction(picked))
                 state._rt_joint(picked)
                 can_go_on = False
                 fits_of = [None, None]
                 continue
-            record(a)
+            history.append(a)
             state.clock = t
             if blind or not isinstance(a, Reload):
                 state._rt_apply(a)

@@ -24,6 +24,7 @@ hand), the plain loop (`legal_actions`, `rng.choice`, `_do`) plays instead.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rules_engine.core import CHANCE, EVENTS, index_bits
@@ -317,10 +318,9 @@ def playout(self: Squares2State, rng: random.Random, max_steps: int = 100_000) -
         return _plain_playout(self, rng, max_steps)
     t = g.playout_tables
     over_add, over_bits, over_squares = t.over_add, t.over_bits, t.over_squares
-    below = rng._randbelow  # type: ignore[attr-defined]
+    below: Callable[[int], int] = rng._randbelow  # type: ignore[attr-defined]
     bits_of = index_bits(rng)
     history = self._history
-    record = history.append
     cell = self.cell
     hand = self.hand
     n_squares = g.squares
@@ -477,7 +477,7 @@ def playout(self: Squares2State, rng: random.Random, max_steps: int = 100_000) -
                 returned = []
             acted = turn + 1
             if not count:
-                record(passes_of[p])
+                history.append(passes_of[p])
                 passes += 1
                 touched = ()
                 arrived = 0
@@ -489,7 +489,7 @@ def playout(self: Squares2State, rng: random.Random, max_steps: int = 100_000) -
                         c = p << 7 | face
                         break
                     k -= size
-                record(place_actions[p][c & 127][sq])
+                history.append(place_actions[p][c & 127][sq])
                 arrived = bit[sq]
                 hand[p] = h & ~(1 << ((c & 127) >> 1))
                 touched = (sq,)
@@ -521,10 +521,10 @@ def playout(self: Squares2State, rng: random.Random, max_steps: int = 100_000) -
                 c = cell[src]
                 if k < size:  # a move (rule 4)
                     action = moves[p][src][steps_to][k]
-                    record(action)
+                    history.append(action)
                     dst = action[2]
                 elif targets_of[c] is None:  # Spin or Tsunami
-                    record(uses_of[c][src][0])  # type: ignore[index]
+                    history.append(uses_of[c][src][0])  # type: ignore[index]
                     if effect_of[c] == E_FLIP:
                         arrived = 0
                         touched = (src,)
@@ -559,7 +559,7 @@ def playout(self: Squares2State, rng: random.Random, max_steps: int = 100_000) -
                             if not k:
                                 break
                             k -= 1
-                    record(uses_of[c][src][dst + 1])  # type: ignore[index]
+                    history.append(uses_of[c][src][dst + 1])  # type: ignore[index]
                 if dst >= 0:  # the tile goes from src to dst
                     touched = (src, dst)
                     arrived = bit[dst]
@@ -589,7 +589,7 @@ def playout(self: Squares2State, rng: random.Random, max_steps: int = 100_000) -
                 m &= m - 1
                 k -= 1
             sq = (m & -m).bit_length() - 1
-            record(returns[p][sq])
+            history.append(returns[p][sq])
             steps += 1
             # `row_limit._return`
             touched = (sq,)
@@ -606,10 +606,10 @@ def playout(self: Squares2State, rng: random.Random, max_steps: int = 100_000) -
                 continue
             arrived = centre_mask  # the action before the returns: judge in full
         elif phase == START:
-            action = starts[int(rng.random() * 2)]
-            record(action)
+            start = starts[int(rng.random() * 2)]
+            history.append(start)
             steps += 1
-            first = to_move = action.player
+            first = to_move = start.player
             phase = TURN
             continue
         else:

@@ -358,7 +358,6 @@ def run(
     g = s.g
     t = g.fast
     history = s._history
-    append = history.append
     pos = s.pos
     at = s.at
     balls = s.balls
@@ -590,7 +589,7 @@ def run(
                 while steps < max_steps:
                     steps += 1
                     if not total:  # `end_of_turn.reshuffle`: the discards are the new pile
-                        append(Reshuffle())
+                        history.append(Reshuffle())
                         discards = s.discards
                         if any(discards):
                             discarded += [k for k, c in enumerate(discards) for _ in range(c)]
@@ -612,7 +611,7 @@ def run(
                         code += weights[pop(int(rnd() * m))]
                     total -= k
                     drawn = dealt[p].get(code) or t.draw(p, code)
-                    append(drawn[0])
+                    history.append(drawn[0])
                     hand += drawn[1]
                     hand.sort()
                     if k == need:  # a full hand
@@ -645,7 +644,7 @@ def run(
                         programs[p] = chosen
                         plan[p] = t.plan(p, chosen)
                         laid.append(_new(Program, (p, ids)))
-                append(JointAction(laid) if len(laid) > 1 else laid[0])
+                history.append(JointAction(laid) if len(laid) > 1 else laid[0])
                 s.phase = phase = REVEAL
                 s.slot = 0
                 s.rpos = 0
@@ -667,7 +666,7 @@ def run(
                     action = Place(s.queue[0], free[pick])
                 else:
                     action = Youngest(int(rnd() * n))
-                append(action)
+                history.append(action)
                 s._do(action)
                 phase = s.phase
                 steps += 1
