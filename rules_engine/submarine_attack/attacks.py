@@ -10,7 +10,7 @@ attacks nobody, and a torpedo left with no dice cannot hit.  The dice themselves
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from rules_engine.core import EVENTS
@@ -42,14 +42,13 @@ def advance(state: SubmarineAttackState) -> None:
         slot = state.slot
         if on and state.turn == 0:
             reveal_events(state)
-        dice = dice_of[slots[attacker][slot]]
-        if dice:
-            dice -= cancel_of[slots[(attacker + 1) % n][slot]]
+        made = attack(dice_of, cancel_of, slots, n, slot, attacker)
         if on:
             attack_events(state, attacker)
         state.attacker = attacker
-        state.attacks.append((slot, attacker, slots[attacker][slot], max(dice, 0)))
-        if dice > 0:
+        state.attacks.append(made)
+        dice = made[3]
+        if dice:
             state.dice = dice
             state.phase = ROLL
             return
@@ -59,27 +58,35 @@ def advance(state: SubmarineAttackState) -> None:
         state.turn += 1
 
 
+def attack(
+    dice_of: Mapping[str, int],
+    cancel_of: Mapping[str, int],
+    slots: Sequence[tuple[str, ...]],
+    n: int,
+    slot: int,
+    attacker: int,
+) -> tuple[int, int, str, int]:
+    """The attack of `attacker`'s card in `slot` as `state.attacks` records it: the slot,
+    the attacker, the card and the dice it rolls, its own less those the defender's
+    evasion card takes (rule 2-3-1(2)); 0 for an evasion, or a torpedo left none."""
+    code = slots[attacker][slot]
+    dice = dice_of[code]
+    if dice:
+        dice -= cancel_of[slots[(attacker + 1) % n][slot]]
+    return (slot, attacker, code, dice if dice > 0 else 0)
+
+
 def made_attacks(
     g: SubmarineAttack, slots: Sequence[tuple[str, ...]], order: tuple[int, ...], count: int
 ) -> list[tuple[int, int, str, int]]:
     """The first `count` attacks of a round whose cards are `slots` and whose first player
-    begins `order`, as `advance` records them (`state.attacks`): slot by slot, each player
-    in turn, their card and the dice it rolls (0 for an evasion, or a torpedo the
-    defender's evasion left none).  A round's attacks follow from its cards alone; the
-    playout kernel counts them and makes them only when they are read."""
+    begins `order`, as `advance` records them: slot by slot, each player in turn.  A
+    round's attacks follow from its cards alone; the playout kernel counts them and makes
+    them only when they are read."""
     n = len(order)
-    dice_of = g.card_dice
-    cancel_of = g.card_cancel
-    made = []
-    for k in range(count):
-        slot, turn = divmod(k, n)
-        attacker = order[turn]
-        code = slots[attacker][slot]
-        dice = dice_of[code]
-        if dice:
-            dice -= cancel_of[slots[(attacker + 1) % n][slot]]
-        made.append((slot, attacker, code, max(dice, 0)))
-    return made
+    return [
+        attack(g.card_dice, g.card_cancel, slots, n, k // n, order[k % n]) for k in range(count)
+    ]
 
 
 def reveal_events(state: SubmarineAttackState) -> None:
