@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rules_engine.core import CHANCE, EVENTS, index_bits
 from rules_engine.squares2.abilities import E_CAMP, E_DIAGONAL, E_FLIP, E_PUSH
@@ -416,7 +416,10 @@ def playout(self: Squares2State, rng: random.Random, max_steps: int = 100_000) -
             sources = low_squares[own & low_mask] + high_squares[own >> low_bits]
             for src in sources:
                 c = cell[src]
-                effect, v, along, across, needs = spots[c][src]  # type: ignore[index]
+                # (Typed, so that the keys below are compiled as ints: a tile's spots are made.)
+                effect, v, along, across, needs = cast(
+                    "tuple[tuple[int, int, int, int, Any], ...]", spots[c]
+                )[src]
                 # A step along the row needs the row kept within the limit (a0), one across
                 # rows room for the tile's value there (av); onto an opponent's tile, no
                 # room unless the limit is checked then too (oppx).
@@ -535,7 +538,7 @@ def playout(self: Squares2State, rng: random.Random, max_steps: int = 100_000) -
                             phase = RETURN
                             continue
                     else:
-                        target, dst, _ = pushes_of[c][src]  # type: ignore[index]
+                        target, dst, _ = cast("tuple[tuple[int, int, int], ...]", pushes_of[c])[src]
                         touched = (src, target, dst)
                         arrived = bit[dst]
                         pushed = cell[target]
@@ -554,7 +557,7 @@ def playout(self: Squares2State, rng: random.Random, max_steps: int = 100_000) -
                 else:  # Leap or Diagonal: the k-th square it may go to
                     k -= size
                     bits = key >> n_squares
-                    for dst in targets_of[c][src]:  # type: ignore[index]
+                    for dst in cast("tuple[tuple[int, ...], ...]", targets_of[c])[src]:
                         if bits >> dst & 1:
                             if not k:
                                 break
