@@ -84,15 +84,19 @@ def roll_dice(random: Callable[[], float], faces: int, dice: int, per_draw: int)
     left = dice
     while left > 0:
         k = per_draw if left > per_draw else left
-        number = int(random() * faces**k)
-        chunk = []
-        for _ in range(k):
-            chunk.append(number % faces + 1)
-            number //= faces
-        chunk.reverse()
-        shown += chunk
+        shown += roll_faces(int(random() * faces**k), faces, k)
         left -= k
     return tuple(shown)
+
+
+def roll_faces(number: int, faces: int, dice: int) -> list[int]:
+    """The faces of the roll of `dice` dice numbered `number` (`roll_dice`): its digits in
+    base `faces`, first die first, each plus one."""
+    shown = [0] * dice
+    for i in range(dice - 1, -1, -1):
+        number, face = divmod(number, faces)
+        shown[i] = face + 1
+    return shown
 
 
 # Phases

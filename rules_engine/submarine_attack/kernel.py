@@ -47,10 +47,11 @@ from rules_engine.submarine_attack.actions import (
     Start,
     Target,
     roll_dice,
+    roll_faces,
 )
 from rules_engine.submarine_attack.attacks import made_attacks
 from rules_engine.submarine_attack.placement import _minus
-from rules_engine.submarine_attack.round_end import ALL_SLOTS, SINKINGS, RoundResult
+from rules_engine.submarine_attack.round_end import ALL_SLOTS, SINKINGS, RoundResult, afloat
 
 if TYPE_CHECKING:
     from rules_engine.submarine_attack.engine import SubmarineAttack
@@ -244,13 +245,7 @@ class PlayoutTables:
     def rolled(self, at: int, dice: int, number: int) -> Rolled:
         """The roll of `dice` dice whose faces less one are the digits of `number` (first die
         first), kept at `rolls[at]`."""
-        faces = self.g.faces
-        shown = []
-        for _ in range(dice):
-            number, face = divmod(number, faces)
-            shown.append(face + 1)
-        shown.reverse()
-        rolled = tuple(shown)
+        rolled = tuple(roll_faces(number, self.g.faces, dice))
         found = self.rolls[at] = (Roll(rolled), rolled, *self.effect(rolled))
         return found
 
@@ -314,7 +309,7 @@ def unpack(state: SubmarineAttackState) -> None:
                 steps[i] = _tuple_new(Roll, (step,))
             else:
                 ships, slots = cast(
-                    tuple[tuple[tuple[int, ...], ...], tuple[tuple[str, ...], ...]], step
+                    "tuple[tuple[tuple[int, ...], ...], tuple[tuple[str, ...], ...]]", step
                 )
                 steps[i] = JointAction(
                     [_tuple_new(Place, (p, ships[p], slots[p])) for p in range(len(ships))]
@@ -323,12 +318,7 @@ def unpack(state: SubmarineAttackState) -> None:
     for i, result in enumerate(results):
         if type(result) is tuple:
             round_, end, sinker, points, ships, slots, sunk, order, made = result
-            survivors = tuple(
-                [
-                    tuple([ship for c, ship in enumerate(mine) if not sunk[p] >> c & 1])
-                    for p, mine in enumerate(ships)
-                ]
-            )
+            survivors = tuple([afloat(mine, sunk[p]) for p, mine in enumerate(ships)])
             attacks = tuple(made_attacks(g, slots, order, made))
             # The slots turned over: up to the last attack's.
             shown = attacks[-1][0] + 1 if attacks else 0

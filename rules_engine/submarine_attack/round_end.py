@@ -43,6 +43,12 @@ class RoundResult:
     attacks: tuple[tuple[int, int, str, int], ...] = ()
 
 
+def afloat(ships: tuple[int, ...], sunk: int) -> tuple[int, ...]:
+    """The ships of the columns still afloat, by column (`sunk`: bit c set = column c + 1
+    sunk)."""
+    return tuple([s for c, s in enumerate(ships) if not sunk >> c & 1])
+
+
 def end_round(state: SubmarineAttackState, end: str, sinker: int | None) -> None:
     """End the round: score it, then end the game or start the next round."""
     g = state.g

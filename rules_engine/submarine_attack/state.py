@@ -40,7 +40,7 @@ from rules_engine.submarine_attack.actions import (
     Target,
     roll_dice,
 )
-from rules_engine.submarine_attack.round_end import RoundResult
+from rules_engine.submarine_attack.round_end import RoundResult, afloat
 
 if TYPE_CHECKING:
     from rules_engine.submarine_attack.engine import SubmarineAttack
@@ -536,8 +536,7 @@ class SubmarineAttackState(StateBase[Action, "SubmarineAttack"]):
         }
 
     def survivors(self, player: int) -> tuple[int, ...]:
-        sunk = self.sunk[player]
-        return tuple(s for c, s in enumerate(self.ships[player]) if not sunk >> c & 1)
+        return afloat(self.ships[player], self.sunk[player])
 
     def revealed_upto(self) -> int:
         """How many slots are face up now."""
