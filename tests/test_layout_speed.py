@@ -32,6 +32,11 @@ td { border: 0.4pt solid #999; padding: 1mm; vertical-align: top; }
 figure { display: inline-block; width: 30%; margin: 0 1%; }
 .note::after { content: " (" counter(page) ")"; }
 pre { tab-size: 4; }
+.lines { white-space: pre-line; width: 40%; }
+.boxed { box-sizing: border-box; width: 80%; padding: 2mm 5%; margin: 1mm 3% 2mm; min-height: 8mm; }
+.painted { background: #eef; border-radius: 2mm; box-shadow: 1pt 1pt #999; }
+.hidden { visibility: hidden; }
+.pinned { position: absolute; right: 4mm; top: 4mm; width: 20mm; overflow: hidden; }
 """
 
 BODY = """
@@ -55,6 +60,14 @@ that every line but the last ends at the right margin, as a novel is printed.</p
 long enough to wrap onto a second line.</td></tr></table>
 <figure><figcaption lang="en">A figure</figcaption></figure>\
 <figure><figcaption lang="ja">図</figcaption></figure>
+<p class="lines" lang="en">First line of a poem, long enough to wrap in its narrow box
+second line
+third line, which also runs on past the width of the box it sits in</p>
+<div class="boxed painted" lang="en">Sized by its border box, with percentages in its
+padding and margins, a background, round corners and a shadow.</div>
+<p class="boxed" lang="en">Its border box alone.</p>
+<p class="hidden" lang="en">Hidden, but laid out.</p>
+<div class="pinned" lang="en"><p>Taken out of the flow and pinned to a corner.</p></div>
 """
 
 
@@ -76,29 +89,32 @@ def test_the_shortcuts_change_no_byte() -> None:
     assert quick == plain
 
 
+COUNTED = ("setup", "missing", "percentages", "backgrounds", "strut")
+
+
 def test_the_shortcuts_are_taken(monkeypatch: pytest.MonkeyPatch) -> None:
     """With them, WeasyPrint's own setup of a line's layout serves only the styles they leave
     to it (font features, a language override), and its own property lookup far fewer
     readings than without them."""
     render_pdf_pages(page(), ROOT / "layouts", "shortcuts")  # installs them
-    counts = {"setup": 0, "missing": 0}
+    counts = dict.fromkeys(COUNTED, 0)
 
     def counted(name: str) -> Any:
         original = layout_speed._originals[name]
 
-        def call(*args: Any) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
             counts[name] += 1
-            return original(*args)
+            return original(*args, **kwargs)
 
         return call
 
-    monkeypatch.setitem(layout_speed._originals, "setup", counted("setup"))
-    monkeypatch.setitem(layout_speed._originals, "missing", counted("missing"))
+    for name in COUNTED:
+        monkeypatch.setitem(layout_speed._originals, name, counted(name))
     layout_speed._apply()
     try:
         render_pdf_pages(page(), ROOT / "layouts", "shortcuts")
         quick = dict(counts)
-        counts.update(setup=0, missing=0)
+        counts.update(dict.fromkeys(COUNTED, 0))
         with layout_speed.plain_weasyprint():
             render_pdf_pages(page(), ROOT / "layouts", "shortcuts")
     finally:
@@ -106,3 +122,7 @@ def test_the_shortcuts_are_taken(monkeypatch: pytest.MonkeyPatch) -> None:
         layout_speed._apply()
     assert 0 < quick["setup"] < counts["setup"] / 5
     assert 0 < quick["missing"] < counts["missing"] / 3
+    # the boxes with percentages, a background or hidden take the general case, no other
+    for name in ("percentages", "backgrounds"):
+        assert 0 < quick[name] < counts[name] / 4
+    assert 0 < quick["strut"] < counts["strut"] / 4

@@ -1,5 +1,5 @@
-"""WeasyPrint's per-line and per-property work done once (issue 18): the same pages, the
-same bytes, about a seventh less of a rulebook's time.
+"""WeasyPrint's per-line, per-box and per-property work done once (issue 18): the same
+pages, the same bytes, about a fifth less of a rulebook's time.
 
 Where a rulebook's time went, once its page references were mended (pagination.py):
 - each line of text gets a Pango layout of its own, and each layout a new Pango context,
@@ -9,13 +9,23 @@ Where a rulebook's time went, once its page references were mended (pagination.p
 - after a line is laid out, WeasyPrint drops its Pango layout ("deactivate") and, to draw
   the line, builds it again and shapes its text again ("reactivate"): a layout is now kept
   for drawing while it is the one drawing would build (the same style, no justification
-  spacing; its width unset, as the rebuilt one has none), else rebuilt as before;
+  spacing), with its width (its text fitted in one line within it);
+- drawing puts each layout in single-paragraph mode, which has Pango lay the line out once
+  more: a layout whose text has no paragraph or line break is in that mode from the start
+  (`Layout.set_text`), where it lays out alike;
 - a style computes each property on first reading (`ComputedStyle.__missing__`), through
   the cascade's general case, for every box: a property the box's rules do not set now
   takes its parent's value (inherited) or its initial value at once, as the general case
   would (the general case still serves every property a rule sets, a logical property
   such as `margin-inline-start` stands for, `display`, `float`, `position`, `page`, text
-  decorations and any value holding a math function).
+  decorations and any value holding a math function);
+- each box's margins, paddings, sizes and borders were resolved one property at a time
+  against its containing block (`resolve_percentages`), its corners and background
+  likewise (`layout_box_backgrounds`): a box whose lengths are all fixed (no percentage,
+  no math function), or that paints nothing behind it, takes what was made once for the
+  same values; the others take the general case;
+- the height of a line's strut was looked up by a text written from sixteen style values
+  at every line (`strut`): it is looked up by the values themselves.
 
 Each step keeps WeasyPrint's result exactly; tests/test_layout_speed.py lays out pages of
 everything the rulebooks use, and of what takes the general case, with and without them and
@@ -27,6 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from operator import itemgetter
 from typing import Any
 
 from printgen.rulebook.pagination import WEASYPRINT_MAJOR
@@ -38,33 +49,54 @@ _originals: dict[str, Any] = {}
 
 
 def install() -> None:
-    """Install the three shortcuts in this process's WeasyPrint (once)."""
+    """Install the shortcuts in this process's WeasyPrint (once)."""
     import weasyprint
 
     if _originals or weasyprint.__version__.split(".")[0] != WEASYPRINT_MAJOR:
         return
-    _originals.update(
-        {name: getattr(owner, attribute) for name, (owner, attribute) in _places().items()}
-    )
+    _originals.update({name: getattr(*places[0]) for name, places in _places().items()})
     _apply()
 
 
-def _places() -> dict[str, tuple[type, str]]:
-    """Where each function goes: its name here, and the class and attribute it replaces."""
+def _places() -> dict[str, tuple[tuple[Any, str], ...]]:
+    """Where each function goes: its name here, and the classes or modules and the attribute
+    it replaces (the first holds the original; a function that modules import by name is
+    replaced in each of them)."""
     from weasyprint.css import ComputedStyle
+    from weasyprint.layout import (
+        absolute,
+        background,
+        block,
+        column,
+        grid,
+        inline,
+        page,
+        percent,
+        table,
+    )
+    from weasyprint.layout import (
+        float as floats,
+    )
+    from weasyprint.text import line_break
     from weasyprint.text.line_break import Layout
 
+    resolving = (percent, absolute, block, column, floats, grid, inline, page, table)
     return {
-        "setup": (Layout, "setup"),
-        "deactivate": (Layout, "deactivate"),
-        "reactivate": (Layout, "reactivate"),
-        "missing": (ComputedStyle, "__missing__"),
+        "setup": ((Layout, "setup"),),
+        "deactivate": ((Layout, "deactivate"),),
+        "reactivate": ((Layout, "reactivate"),),
+        "set_text": ((Layout, "set_text"),),
+        "missing": ((ComputedStyle, "__missing__"),),
+        "percentages": tuple((module, "resolve_percentages") for module in resolving),
+        "backgrounds": ((background, "layout_box_backgrounds"),),
+        "strut": ((line_break, "strut"), (inline, "strut")),
     }
 
 
 def _put(functions: dict[str, Any]) -> None:
-    for name, (owner, attribute) in _places().items():
-        setattr(owner, attribute, functions[name])
+    for name, places in _places().items():
+        for owner, attribute in places:
+            setattr(owner, attribute, functions[name])
 
 
 def _apply() -> None:
@@ -73,7 +105,11 @@ def _apply() -> None:
             "setup": _kept_setup(_originals["setup"]),
             "deactivate": _keep,
             "reactivate": _kept_reactivate(_originals["reactivate"]),
+            "set_text": _one_paragraph_set_text(_originals["set_text"]),
             "missing": _quick_missing(_originals["missing"]),
+            "percentages": _quick_percentages(_originals["percentages"]),
+            "backgrounds": _quick_backgrounds(_originals["backgrounds"]),
+            "strut": _kept_strut(_originals["strut"]),
         }
     )
 
@@ -168,9 +204,11 @@ def _kept_setup(original: Callable[[Any, Any], None]) -> Callable[[Any, Any], No
             )
         return context, language, description, decoration
 
+    read = itemgetter(*_SETUP_KEYS)
+
     def setup(self: Any, style: Any) -> None:
         try:
-            key = tuple([style[name] for name in _SETUP_KEYS])
+            key = read(style)
             kept = style.font_config.__dict__.setdefault("printgen_layouts", {})
             recipe = kept.get(key, False)
         except TypeError:  # a value that does not hash
@@ -208,21 +246,41 @@ def _keep(self: Any) -> None:
 
 
 def _kept_reactivate(original: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
-    from weasyprint.text.ffi import pango
-
     def reactivate(self: Any, style: Any) -> None:
         """The layout drawing would build (`setup(style)`, the text set with the
-        justification's spacing, no width): the kept one when it is that, else built."""
+        justification's spacing, no width): the kept one when it is that, else built. The
+        kept one keeps its width: its text was laid out in one line within it (a line that
+        was split is set anew with no width), so the line drawn is the same, and Pango
+        does not lay it out again."""
         if (
             getattr(self, "printgen_kept", False)
             and self.style is style
             and not self.justification_spacing
         ):
-            pango.pango_layout_set_width(self.layout, -1)  # as the rebuilt one: none set
             return
         original(self, style)
 
     return reactivate
+
+
+_PARAGRAPH_BREAKS = frozenset("\n\r\x0b\x0c\x85\u2028\u2029")
+"""Characters Pango may end a paragraph or a line at by themselves."""
+
+
+def _one_paragraph_set_text(original: Callable[..., None]) -> Callable[..., None]:
+    from weasyprint.text.ffi import pango
+
+    def set_text(self: Any, text: str, justify: bool = False) -> None:
+        """`Layout.set_text`, the layout in single-paragraph mode when the text has no
+        paragraph or line break (else not, as WeasyPrint lays it out): drawing puts every
+        layout in that mode, which, changed, has Pango lay the line out anew; a text
+        without such breaks lays out alike in either mode."""
+        original(self, text, justify)
+        pango.pango_layout_set_single_paragraph_mode(
+            self.layout, _PARAGRAPH_BREAKS.isdisjoint(self.text)
+        )
+
+    return set_text
 
 
 # --- a style's properties ---------------------------------------------------------------------
@@ -231,7 +289,12 @@ def _kept_reactivate(original: Callable[[Any, Any], None]) -> Callable[[Any, Any
 def _quick_missing(original: Callable[[Any, str], Any]) -> Callable[[Any, str], Any]:
     from weasyprint.css.computed_values import COMPUTER_FUNCTIONS, PHYSICAL_FUNCTIONS
     from weasyprint.css.functions import check_math
-    from weasyprint.css.properties import INHERITED, INITIAL_NOT_COMPUTED, INITIAL_VALUES
+    from weasyprint.css.properties import (
+        INHERITED,
+        INITIAL_NOT_COMPUTED,
+        INITIAL_VALUES,
+        Dimension,
+    )
 
     def plain(key: str) -> bool:
         return key not in _SPECIAL and not key.startswith(("text_decoration_", "__"))
@@ -241,6 +304,7 @@ def _quick_missing(original: Callable[[Any, str], Any]) -> Callable[[Any, str], 
     initial = frozenset(k for k in INITIAL_VALUES if plain(k) and k not in INHERITED)
     logical: dict[tuple[str, str], str] = {}
     unset = object()
+    never_math = frozenset({str, int, float, bool, type(None), Dimension})
 
     def missing(self: Any, key: str) -> Any:
         """`ComputedStyle.__missing__`: a property no rule of the box sets, at once."""
@@ -261,7 +325,7 @@ def _quick_missing(original: Callable[[Any, str], Any]) -> Callable[[Any, str], 
                     value = parent[key]
             elif key in initial:
                 value = INITIAL_VALUES[key]
-            if value is not unset and not check_math(value):
+            if value is not unset and (type(value) in never_math or not check_math(value)):
                 if key in INITIAL_NOT_COMPUTED and key in initial:
                     function = COMPUTER_FUNCTIONS.get(key)
                     if function is not None:
@@ -271,3 +335,203 @@ def _quick_missing(original: Callable[[Any, str], Any]) -> Callable[[Any, str], 
         return original(self, key)
 
     return missing
+
+
+# --- a box's used lengths ---------------------------------------------------------------------
+
+_LENGTHS = (
+    "margin_left",
+    "margin_right",
+    "margin_top",
+    "margin_bottom",
+    "padding_left",
+    "padding_right",
+    "padding_top",
+    "padding_bottom",
+    "width",
+    "min_width",
+    "max_width",
+    "height",
+    "min_height",
+    "max_height",
+)
+"""The lengths `resolve_percentages` sets, in the order it reads them."""
+_BORDERS = ("border_top_width", "border_right_width", "border_bottom_width", "border_left_width")
+_KEPT_LIMIT = 10_000  # sets of values a shortcut keeps what it made of (then starts anew)
+
+
+def _fixed_lengths(values: tuple[Any, ...]) -> dict[str, Any] | None:
+    """The used values of `_LENGTHS` for these computed values when none of them refers to
+    the containing block (each `auto` or in px: no percentage, no math function), as
+    `resolve_percentages` sets them whatever the block's size; else None."""
+    used: dict[str, Any] = {}
+    for name, value in zip(_LENGTHS, values, strict=True):
+        if isinstance(value, str) and value == "auto":
+            used[name] = 0 if name in ("min_width", "min_height") else "auto"
+        elif getattr(value, "unit", None) == "px":  # a Dimension in px
+            used[name] = value.value
+        else:
+            return None
+    return used
+
+
+def _quick_percentages(original: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
+    from weasyprint.formatting_structure.boxes import Box
+    from weasyprint.layout.percent import adjust_box_sizing
+
+    read = itemgetter(*_LENGTHS, "border_collapse", *_BORDERS, "box_sizing")
+    kept: dict[tuple[Any, ...], dict[str, Any] | None] = {}
+    borders = len(_LENGTHS) + 1
+
+    def resolve_percentages(box: Any, containing_block: Any) -> None:
+        """`resolve_percentages`: a box whose lengths are all fixed (most boxes) takes them
+        at once, made once per set of values. (What stands for a box taken out of the flow,
+        which passes what is set on it to the box, takes the general case.)"""
+        if not isinstance(box, Box):
+            original(box, containing_block)
+            return
+        values = read(box.style)
+        lengths = values[: len(_LENGTHS)]
+        try:
+            fixed = kept.get(lengths, False)
+        except TypeError:  # a value that does not hash
+            fixed = None
+        if fixed is False:
+            if len(kept) >= _KEPT_LIMIT:
+                kept.clear()
+            fixed = kept[lengths] = _fixed_lengths(lengths)
+        if fixed is None:
+            original(box, containing_block)
+            return
+        box.__dict__.update(fixed)
+        collapse = values[len(_LENGTHS)] == "collapse"
+        for name, width in zip(_BORDERS, values[borders : borders + 4], strict=True):
+            # a collapsed border's width is set by the table's border resolution
+            if not (collapse and hasattr(box, name)):
+                setattr(box, name, width)
+        if values[-1] != "content-box":
+            adjust_box_sizing(box, "width")
+            adjust_box_sizing(box, "height")
+
+    return resolve_percentages
+
+
+# --- a box's background ----------------------------------------------------------------------
+
+_RADII = (
+    "border_top_left_radius",
+    "border_top_right_radius",
+    "border_bottom_right_radius",
+    "border_bottom_left_radius",
+)
+_PAINT = (
+    "border_image_source",
+    "mask_border_source",
+    "visibility",
+    "background_image",
+    "background_color",
+    "box_shadow",
+)
+
+
+def _paints_nothing(values: tuple[Any, ...]) -> bool:
+    """Whether a box with these style values (`_RADII`, then `_PAINT`) has square corners and
+    nothing behind it: no border or mask image, no background image, a transparent
+    background colour (not `currentcolor`), no shadow, and is not hidden."""
+    radii, (border_image, mask, visibility, images, colour, shadow) = values[:4], values[4:]
+    return (
+        all((0, "px") in corner for corner in radii)
+        and border_image[0] == "none"
+        and mask[0] == "none"
+        and visibility != "hidden"
+        and all(layer == ("none", None) for layer in images)
+        and not isinstance(colour, str)
+        and getattr(colour, "alpha", None) == 0
+        and not shadow
+    )
+
+
+def _quick_backgrounds(original: Callable[..., None]) -> Callable[..., None]:
+    from weasyprint.formatting_structure.boxes import Box
+
+    read = itemgetter(*_RADII, *_PAINT)
+    kept: dict[tuple[Any, ...], bool] = {}
+    square = dict.fromkeys(_RADII, (0, 0))
+
+    def layout_box_backgrounds(
+        page: Any,
+        box: Any,
+        get_image_from_uri: Any,
+        layout_children: bool = True,
+        style: Any = None,
+    ) -> None:
+        """`layout_box_backgrounds`: a box that paints nothing behind it (most boxes) gets
+        its square corners and no background at once; its children are laid out first, in
+        the same order (the pictures they fetch keep their order). The page, a background
+        drawn with another box's style and what stands for a box taken out of the flow take
+        the general case."""
+        if style is not None or box is page or not isinstance(box, Box):
+            original(page, box, get_image_from_uri, layout_children, style)
+            return
+        values = read(box.style)
+        try:
+            plain = kept.get(values)
+            if plain is None:
+                if len(kept) >= _KEPT_LIMIT:
+                    kept.clear()
+                plain = kept[values] = _paints_nothing(values)
+        except TypeError:  # a value that does not hash
+            plain = False
+        if not plain:
+            original(page, box, get_image_from_uri, layout_children, style)
+            return
+        box.__dict__.update(square)
+        if layout_children:
+            for child in box.all_children():
+                layout_box_backgrounds(page, child, get_image_from_uri)
+        box.background = None
+
+    return layout_box_backgrounds
+
+
+# --- a line's height --------------------------------------------------------------------------
+
+_STRUT_KEYS = (
+    "font_size",
+    "line_height",
+    "font_family",
+    "font_style",
+    "font_stretch",
+    "font_weight",
+    "font_variant_ligatures",
+    "font_variant_position",
+    "font_variant_caps",
+    "font_variant_numeric",
+    "font_variant_alternates",
+    "font_variant_east_asian",
+    "font_feature_settings",
+    "font_variation_settings",
+    "font_language_override",
+    "lang",
+)
+"""Every style value `strut` reads (its own cache's key)."""
+
+
+def _kept_strut(original: Callable[[Any], tuple[float, float]]) -> Callable[[Any], Any]:
+    read = itemgetter(*_STRUT_KEYS)
+
+    def strut(style: Any) -> tuple[float, float]:
+        """`strut`: what it made of the same values, found by the values themselves, not by
+        the text of them that it writes for its own cache at every call."""
+        try:
+            key = read(style)
+            kept: dict[tuple[Any, ...], tuple[float, float]]
+            kept = style.font_config.__dict__.setdefault("printgen_struts", {})
+            found = kept.get(key)
+        except TypeError:  # a value that does not hash
+            return original(style)
+        if found is None:
+            found = kept[key] = original(style)
+        return found
+
+    return strut
