@@ -36,6 +36,7 @@ pre { tab-size: 4; }
 .boxed { box-sizing: border-box; width: 80%; padding: 2mm 5%; margin: 1mm 3% 2mm; min-height: 8mm; }
 .painted { background: #eef; border-radius: 2mm; box-shadow: 1pt 1pt #999; }
 .hidden { visibility: hidden; }
+li::marker { color: #c00; }
 .pinned { position: absolute; right: 4mm; top: 4mm; width: 20mm; overflow: hidden; }
 """
 
@@ -68,6 +69,8 @@ padding and margins, a background, round corners and a shadow.</div>
 <p class="boxed" lang="en">Its border box alone.</p>
 <p class="hidden" lang="en">Hidden, but laid out.</p>
 <div class="pinned" lang="en"><p>Taken out of the flow and pinned to a corner.</p></div>
+<ol lang="en"><li>A numbered step</li><li>and the next, whose markers are styled</li></ol>
+<ul lang="ja"><li>箇条書き</li></ul>
 """
 
 
@@ -89,7 +92,7 @@ def test_the_shortcuts_change_no_byte() -> None:
     assert quick == plain
 
 
-COUNTED = ("setup", "missing", "percentages", "backgrounds", "strut")
+COUNTED = ("setup", "missing", "percentages", "backgrounds", "strut", "set_computed_styles")
 
 
 def test_the_shortcuts_are_taken(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -126,3 +129,5 @@ def test_the_shortcuts_are_taken(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("percentages", "backgrounds"):
         assert 0 < quick[name] < counts[name] / 4
     assert 0 < quick["strut"] < counts["strut"] / 4
+    # the styles of list items' markers are computed, not those of every element's
+    assert 0 < quick["set_computed_styles"] < counts["set_computed_styles"] / 2

@@ -25,7 +25,10 @@ Where a rulebook's time went, once its page references were mended (pagination.p
   no math function), or that paints nothing behind it, takes what was made once for the
   same values; the others take the general case;
 - the height of a line's strut was looked up by a text written from sixteen style values
-  at every line (`strut`): it is looked up by the values themselves.
+  at every line (`strut`): it is looked up by the values themselves;
+- WeasyPrint's own style sheet gives every element a `::marker`, footnote and note
+  pseudo-elements, whose styles were computed for every element: they are computed when
+  asked for (a list item's marker, a footnote's call).
 
 Each step keeps WeasyPrint's result exactly; tests/test_layout_speed.py lays out pages of
 everything the rulebooks use, and of what takes the general case, with and without them and
@@ -62,7 +65,7 @@ def _places() -> dict[str, tuple[tuple[Any, str], ...]]:
     """Where each function goes: its name here, and the classes or modules and the attribute
     it replaces (the first holds the original; a function that modules import by name is
     replaced in each of them)."""
-    from weasyprint.css import ComputedStyle
+    from weasyprint.css import ComputedStyle, StyleFor
     from weasyprint.layout import (
         absolute,
         background,
@@ -90,6 +93,8 @@ def _places() -> dict[str, tuple[tuple[Any, str], ...]]:
         "percentages": tuple((module, "resolve_percentages") for module in resolving),
         "backgrounds": ((background, "layout_box_backgrounds"),),
         "strut": ((line_break, "strut"), (inline, "strut")),
+        "set_computed_styles": ((StyleFor, "set_computed_styles"),),
+        "style_for": ((StyleFor, "__call__"),),
     }
 
 
@@ -110,6 +115,10 @@ def _apply() -> None:
             "percentages": _quick_percentages(_originals["percentages"]),
             "backgrounds": _quick_backgrounds(_originals["backgrounds"]),
             "strut": _kept_strut(_originals["strut"]),
+            "set_computed_styles": _later_pseudo_styles(_originals["set_computed_styles"]),
+            "style_for": _pseudo_style_when_asked(
+                _originals["style_for"], _originals["set_computed_styles"]
+            ),
         }
     )
 
@@ -535,3 +544,60 @@ def _kept_strut(original: Callable[[Any], tuple[float, float]]) -> Callable[[Any
         return found
 
     return strut
+
+
+# --- pseudo-elements' styles ------------------------------------------------------------------
+
+_WHEN_ASKED = frozenset(
+    {"marker", "footnote-call", "footnote-marker", "note-call", "note-marker", "note-callback"}
+)
+"""Pseudo-elements that WeasyPrint's own style sheet gives every element, and that only a list
+item, a footnote or a note asks the style of."""
+_PENDING = "printgen_pending"  # in a StyleFor: what each style not computed yet is made from
+
+
+def _later_pseudo_styles(original: Callable[..., None]) -> Callable[..., None]:
+    def set_computed_styles(
+        self: Any,
+        element: Any,
+        parent: Any,
+        root: Any = None,
+        pseudo_type: str | None = None,
+        base_url: Any = None,
+        target_collector: Any = None,
+    ) -> None:
+        """`StyleFor.set_computed_styles`: the style of a pseudo-element of `_WHEN_ASKED` is
+        computed when it is first asked for (`_pseudo_style_when_asked`), from the same
+        cascaded values and parent, not for each of the document's elements. (One whose
+        rules set an anchor is computed now: its anchor is collected now.)"""
+        cascaded = self.get_cascaded_styles().get((element, pseudo_type))
+        if pseudo_type in _WHEN_ASKED and cascaded is not None and "anchor" not in cascaded:
+            pending = self.__dict__.setdefault(_PENDING, {})
+            pending[element, pseudo_type] = (cascaded, parent, root, base_url, target_collector)
+            return
+        original(self, element, parent, root, pseudo_type, base_url, target_collector)
+
+    return set_computed_styles
+
+
+def _pseudo_style_when_asked(
+    original: Callable[..., Any], set_computed_styles: Callable[..., None]
+) -> Callable[..., Any]:
+    def style_for(self: Any, element: Any, pseudo_type: str | None = None) -> Any:
+        """`StyleFor.__call__`: a pseudo-element's style left for later is computed now."""
+        if pseudo_type is not None:
+            pending = self.__dict__.get(_PENDING)
+            made = pending.pop((element, pseudo_type), None) if pending else None
+            if made is not None:
+                cascaded, parent, root, base_url, target_collector = made
+                cascading = self.get_cascaded_styles()
+                cascading[element, pseudo_type] = cascaded
+                try:
+                    set_computed_styles(
+                        self, element, parent, root, pseudo_type, base_url, target_collector
+                    )
+                finally:
+                    del cascading[element, pseudo_type]
+        return original(self, element, pseudo_type)
+
+    return style_for
