@@ -50,6 +50,24 @@ _SPECIAL = frozenset({"float", "display", "position", "page"})
 
 _originals: dict[str, Any] = {}
 
+_KEPT_LIMIT = 10_000  # sets of values a shortcut keeps what it made of (then starts anew)
+_UNHASHABLE: Any = object()  # what `_made_once` gives for a key that does not hash
+
+
+def _made_once(kept: dict[Any, Any], key: Any, make: Callable[[Any], Any], arg: Any) -> Any:
+    """What `make(arg)` gave when `key` was last asked for, made now if it was not (`kept`
+    starts anew at `_KEPT_LIMIT` entries), or `_UNHASHABLE` when a value of the key does
+    not hash (the caller takes the general case)."""
+    try:
+        found = kept.get(key, _UNHASHABLE)
+    except TypeError:
+        return _UNHASHABLE
+    if found is _UNHASHABLE:
+        if len(kept) >= _KEPT_LIMIT:
+            kept.clear()
+        found = kept[key] = make(arg)
+    return found
+
 
 def install() -> None:
     """Install the shortcuts in this process's WeasyPrint (once)."""
@@ -216,16 +234,9 @@ def _kept_setup(original: Callable[[Any, Any], None]) -> Callable[[Any, Any], No
     read = itemgetter(*_SETUP_KEYS)
 
     def setup(self: Any, style: Any) -> None:
-        try:
-            key = read(style)
-            kept = style.font_config.__dict__.setdefault("printgen_layouts", {})
-            recipe = kept.get(key, False)
-        except TypeError:  # a value that does not hash
-            original(self, style)
-            return
-        if recipe is False:
-            recipe = kept[key] = made(style)
-        if recipe is None:
+        kept = style.font_config.__dict__.setdefault("printgen_layouts", {})
+        recipe = _made_once(kept, read(style), made, style)
+        if recipe is None or recipe is _UNHASHABLE:
             original(self, style)
             return
         context, language, description, decoration = recipe
@@ -366,7 +377,6 @@ _LENGTHS = (
 )
 """The lengths `resolve_percentages` sets, in the order it reads them."""
 _BORDERS = ("border_top_width", "border_right_width", "border_bottom_width", "border_left_width")
-_KEPT_LIMIT = 10_000  # sets of values a shortcut keeps what it made of (then starts anew)
 
 
 def _fixed_lengths(values: tuple[Any, ...]) -> dict[str, Any] | None:
@@ -401,15 +411,8 @@ def _quick_percentages(original: Callable[[Any, Any], None]) -> Callable[[Any, A
             return
         values = read(box.style)
         lengths = values[: len(_LENGTHS)]
-        try:
-            fixed = kept.get(lengths, False)
-        except TypeError:  # a value that does not hash
-            fixed = None
-        if fixed is False:
-            if len(kept) >= _KEPT_LIMIT:
-                kept.clear()
-            fixed = kept[lengths] = _fixed_lengths(lengths)
-        if fixed is None:
+        fixed = _made_once(kept, lengths, _fixed_lengths, lengths)
+        if fixed is None or fixed is _UNHASHABLE:
             original(box, containing_block)
             return
         box.__dict__.update(fixed)
@@ -483,15 +486,7 @@ def _quick_backgrounds(original: Callable[..., None]) -> Callable[..., None]:
             original(page, box, get_image_from_uri, layout_children, style)
             return
         values = read(box.style)
-        try:
-            plain = kept.get(values)
-            if plain is None:
-                if len(kept) >= _KEPT_LIMIT:
-                    kept.clear()
-                plain = kept[values] = _paints_nothing(values)
-        except TypeError:  # a value that does not hash
-            plain = False
-        if not plain:
+        if _made_once(kept, values, _paints_nothing, values) is not True:
             original(page, box, get_image_from_uri, layout_children, style)
             return
         box.__dict__.update(square)
@@ -532,15 +527,10 @@ def _kept_strut(original: Callable[[Any], tuple[float, float]]) -> Callable[[Any
     def strut(style: Any) -> tuple[float, float]:
         """`strut`: what it made of the same values, found by the values themselves, not by
         the text of them that it writes for its own cache at every call."""
-        try:
-            key = read(style)
-            kept: dict[tuple[Any, ...], tuple[float, float]]
-            kept = style.font_config.__dict__.setdefault("printgen_struts", {})
-            found = kept.get(key)
-        except TypeError:  # a value that does not hash
+        kept = style.font_config.__dict__.setdefault("printgen_struts", {})
+        found: tuple[float, float] = _made_once(kept, read(style), original, style)
+        if found is _UNHASHABLE:
             return original(style)
-        if found is None:
-            found = kept[key] = original(style)
         return found
 
     return strut
