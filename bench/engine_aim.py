@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from playout import actions_per_second
+from playout import ROUNDS, actions_per_second, best_of
 
 ROOT = Path(__file__).resolve().parents[1]
 AIM_ACTIONS_PER_S = 300_000
@@ -37,28 +37,34 @@ def kernel_status(engine: Any) -> str | None:
 def report_actions(
     engine: Any, game_id: str, seconds: float, aim: float = AIM_ACTIONS_PER_S
 ) -> float:
-    """Measure `engine` for about `seconds` of CPU, print the figure against `aim`, write
+    """Measure `engine` for about `seconds` of CPU (`ROUNDS` rounds, the best counts:
+    `playout.best_of`), print the figure against `aim`, write
     `out/bench/engine-<game_id>.json` (keys `actions_per_s`, `aim_actions_per_s`, and the
     games per second and actions per game of that playout) and return actions per second."""
     # A search player plays many playouts on one engine: its tables, filled as games need
     # them, are warmed first (as the games-per-second figures are), not timed.
     actions_per_second(engine, min(seconds, 0.3))
-    per_second, games, per_game = actions_per_second(engine, seconds)
+    (per_second, games, per_game), median = best_of(
+        lambda each: actions_per_second(engine, each), seconds
+    )
     seeded, _games, _per_game = actions_per_second(engine, seconds / 2, seed_each_game=True)
     through, _games, _per_game = actions_per_second(engine, seconds / 2, generic=True)
     kernel = kernel_status(engine)
     print(
         f"  actions applied per second per core (legal actions generated): "
         f"{per_second:,.0f}  aim {aim:,.0f}  {verdict(per_second, aim)}  "
-        f"({games:,.1f} games/s, {per_game:,.0f} actions/game; "
+        f"(best of {ROUNDS} rounds, median {median:,.0f}; "
+        f"{games:,.1f} games/s, {per_game:,.0f} actions/game; "
         f"a generator seeded for each game: {seeded:,.0f}; "
         f"through the protocol's loop: {through:,.0f})"
         + (f"\n  kernel: {kernel}" if kernel else "")
     )
     out = ROOT / "out" / "bench"
     out.mkdir(parents=True, exist_ok=True)
-    figures = {
+    figures: dict[str, Any] = {
         "actions_per_s": round(per_second),
+        "actions_per_s_median": round(median),
+        "rounds": ROUNDS,
         "aim_actions_per_s": aim,
         "games_per_s": round(games, 2),
         "actions_per_game": round(per_game, 1),
