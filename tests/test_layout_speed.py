@@ -38,6 +38,7 @@ pre { tab-size: 4; }
 .hidden { visibility: hidden; }
 li::marker { color: #c00; }
 .pinned { position: absolute; right: 4mm; top: 4mm; width: 20mm; overflow: hidden; }
+.cut { width: 25mm; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 """
 
 BODY = """
@@ -71,6 +72,8 @@ padding and margins, a background, round corners and a shadow.</div>
 <div class="pinned" lang="en"><p>Taken out of the flow and pinned to a corner.</p></div>
 <ol lang="en"><li>A numbered step</li><li>and the next, whose markers are styled</li></ol>
 <ul lang="ja"><li>箇条書き</li></ul>
+<p class="cut" lang="en">A line too long for its box, which ends in an ellipsis</p>
+<p lang="en">Marks placed above and below their letter: q\u0307\u0323 x\u0302\u0323 e\u0301</p>
 """
 
 
@@ -92,7 +95,15 @@ def test_the_shortcuts_change_no_byte() -> None:
     assert quick == plain
 
 
-COUNTED = ("setup", "missing", "percentages", "backgrounds", "strut", "set_computed_styles")
+COUNTED = (
+    "setup",
+    "missing",
+    "percentages",
+    "backgrounds",
+    "strut",
+    "set_computed_styles",
+    "draw_first_line",
+)
 
 
 def test_the_shortcuts_are_taken(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -131,3 +142,5 @@ def test_the_shortcuts_are_taken(monkeypatch: pytest.MonkeyPatch) -> None:
     assert 0 < quick["strut"] < counts["strut"] / 4
     # the styles of list items' markers are computed, not those of every element's
     assert 0 < quick["set_computed_styles"] < counts["set_computed_styles"] / 2
+    # a line with an ellipsis is drawn by the general case, the others not
+    assert 0 < quick["draw_first_line"] < counts["draw_first_line"] / 4

@@ -29,6 +29,10 @@ Where a rulebook's time went, once its page references were mended (pagination.p
 - WeasyPrint's own style sheet gives every element a `::marker`, footnote and note
   pseudo-elements, whose styles were computed for every element: they are computed when
   asked for (a list item's marker, a footnote's call).
+- a line was drawn glyph by glyph, reading each glyph's number, width and offsets from
+  Pango one field at a time through cffi: each run's glyphs are now read at once
+  (`draw_first_line`; a line with an ellipsis, a raised or lowered glyph, a glyph its font
+  lacks or an emoji font takes the general case).
 
 Each step keeps WeasyPrint's result exactly; tests/test_layout_speed.py lays out pages of
 everything the rulebooks use, and of what takes the general case, with and without them and
@@ -38,6 +42,7 @@ compares the bytes. Like pagination.py, this mends the WeasyPrint that constrain
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from operator import itemgetter
@@ -84,6 +89,7 @@ def _places() -> dict[str, tuple[tuple[Any, str], ...]]:
     it replaces (the first holds the original; a function that modules import by name is
     replaced in each of them)."""
     from weasyprint.css import ComputedStyle, StyleFor
+    from weasyprint.draw import text
     from weasyprint.layout import (
         absolute,
         background,
@@ -113,6 +119,7 @@ def _places() -> dict[str, tuple[tuple[Any, str], ...]]:
         "strut": ((line_break, "strut"), (inline, "strut")),
         "set_computed_styles": ((StyleFor, "set_computed_styles"),),
         "style_for": ((StyleFor, "__call__"),),
+        "draw_first_line": ((text, "draw_first_line"),),
     }
 
 
@@ -137,6 +144,7 @@ def _apply() -> None:
             "style_for": _pseudo_style_when_asked(
                 _originals["style_for"], _originals["set_computed_styles"]
             ),
+            "draw_first_line": _quick_first_line(_originals["draw_first_line"]),
         }
     )
 
@@ -301,6 +309,107 @@ def _one_paragraph_set_text(original: Callable[..., None]) -> Callable[..., None
         )
 
     return set_text
+
+
+# --- a line drawn -----------------------------------------------------------------------------
+
+_GLYPH = struct.Struct("=IiiiI")
+"""Pango's PangoGlyphInfo: the glyph, its geometry (width, x and y offsets), its flags."""
+
+
+def _quick_first_line(original: Callable[..., Any]) -> Callable[..., Any]:
+    from weasyprint.text.ffi import FROM_UNITS, ffi, pango
+
+    if ffi.sizeof("PangoGlyphInfo") != _GLYPH.size:  # another layout: as it is
+        return original
+    empty, unknown = pango.PANGO_GLYPH_EMPTY, pango.PANGO_GLYPH_UNKNOWN_FLAG
+    old_pango = pango.pango_version() < 14802
+
+    def draw_first_line(
+        stream: Any, textbox: Any, text_overflow: str, block_ellipsis: Any, matrix: Any
+    ) -> Any:
+        """`draw_first_line`, each run's glyphs read from Pango's array at once rather than
+        one field at a time through cffi (five to ten reads a glyph). A line with an
+        ellipsis, a glyph raised or lowered or missing from its font, or a font drawn as
+        pictures (emoji) takes the general case; the others write the same text operators."""
+        if text_overflow == "ellipsis" or block_ellipsis != "none":
+            return original(stream, textbox, text_overflow, block_ellipsis, matrix)
+        if not textbox.text.strip() or textbox.style["font_size"] < 1e-6:
+            return []
+        layout = textbox.pango_layout
+        pango.pango_layout_set_single_paragraph_mode(layout.layout, True)
+        first_line, _index = layout.get_first_line()
+        runs = []
+        run = first_line.runs[0]
+        while run != ffi.NULL:
+            glyph_item = run.data
+            run = run.next
+            glyphs = glyph_item.glyphs
+            count = glyphs.num_glyphs
+            infos = list(_GLYPH.iter_unpack(ffi.buffer(glyphs.glyphs, count * _GLYPH.size)))
+            pango_font = glyph_item.item.analysis.font
+            font, font_size = stream.add_font(pango_font)  # as the general case, in order
+            if font.svg or font.png or font.colr:
+                return original(stream, textbox, text_overflow, block_ellipsis, matrix)
+            for glyph, _width, _x, rise, _flags in infos:
+                if rise or glyph & unknown:
+                    return original(stream, textbox, text_overflow, block_ellipsis, matrix)
+            runs.append((glyph_item, infos, pango_font, font, font_size))
+        stream.set_text_matrix(*matrix.values)
+        previous_pango_font = None
+        string = ""
+        utf8_text = None
+        font_size = 0.0
+        for glyph_item, infos, pango_font, font, its_size in runs:
+            if pango_font != previous_pango_font:  # the size read with the font, as before
+                previous_pango_font = pango_font
+                font_size = textbox.style["font_size"] if old_pango else its_size
+                if string:
+                    stream.show_text(string)
+                string = ""
+                stream.set_font_size(font.hash, 1 if font.bitmap else font_size)
+            string += "<"
+            widths = font.widths
+            to_unicode = font.to_unicode
+            digits = "02x" if font.bitmap else "04x"
+            count = len(infos)
+            for i, (glyph, width, x_offset, _rise, _flags) in enumerate(infos):
+                if glyph == empty:
+                    string += f">{-width / font_size}<"
+                    continue
+                if glyph not in to_unicode:
+                    item = glyph_item.item
+                    clusters = glyph_item.glyphs.log_clusters
+                    t1 = clusters[i]
+                    if item.analysis.level % 2:  # right to left
+                        t2 = item.length if i == 0 else clusters[i - 1]
+                    else:
+                        t2 = item.length if i == count - 1 else clusters[i + 1]
+                    utf8_text = utf8_text or layout.text.encode()
+                    to_unicode[glyph] = utf8_text[item.offset + t1 : item.offset + t2].decode()
+                offset = x_offset / font_size
+                if offset:
+                    string += f">{-offset}<"
+                string += format(glyph, digits)
+                logical_width = widths.get(glyph)
+                if logical_width is None:
+                    pango.pango_font_get_glyph_extents(
+                        pango_font, glyph, stream.ink_rect, stream.logical_rect
+                    )
+                    logical_width = widths[glyph] = round(
+                        stream.logical_rect.width * 1000 * FROM_UNITS / font_size
+                    )
+                kerning = logical_width + offset - width * 1000 * FROM_UNITS / font_size
+                if kerning:
+                    string += f">{int(kerning)}<"
+            if string[-1] == "<":
+                string = string[:-1]
+            else:
+                string += ">"
+        stream.show_text(string)
+        return []
+
+    return draw_first_line
 
 
 # --- a style's properties ---------------------------------------------------------------------
