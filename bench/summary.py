@@ -196,6 +196,9 @@ def main() -> None:
     floor = floor_note(out)
     if floor:
         print(f"  ({floor})")
+    before = before_note(out)
+    if before:
+        print(f"  ({before})")
     kernels = kernel_notes(out)
     if kernels:
         print(f"  (engine kernels: {kernels})")
@@ -215,6 +218,21 @@ def floor_note(out: Path) -> str:
     return (
         f"for scale, on this machine: the bare reportlab script draws the peer deck's {cards} "
         f"cards in a whole process of {floor:.3g} s, printgen builds them in {printgen:.3g} s"
+    )
+
+
+def before_note(out: Path) -> str:
+    """The rulebooks of the code before issue 18 in this run (bench/build.py --before), in
+    words: the issue's 10.7 pages/s was that code on the machine it was measured on."""
+    path = out / "build.json"
+    data = json.loads(path.read_text()) if path.is_file() else {}
+    then, now = data.get("before_rulebook_pages_per_s"), data.get("rulebook_pages_per_s")
+    if not (isinstance(then, int | float) and isinstance(now, int | float) and then > 0):
+        return ""
+    return (
+        f"rulebooks, for scale: the code before issue 18 ({data.get('before_rev', '?')}) made "
+        f"{then:.1f} pages/s in this run, this code {now:.1f}; the issue measured that code at "
+        "10.7 pages/s on the machine it was filed from"
     )
 
 
