@@ -15,7 +15,11 @@ from printgen.rulebook.pdf import render_pdf_pages
 ROOT = Path(__file__).resolve().parent.parent
 
 STYLE = """
-@page { size: A6; margin: 10mm; @bottom-center { content: counter(page); } }
+@page { size: A6; margin: 10mm; @bottom-center { content: counter(page); }
+  @top-center { content: element(header); } }
+.header { position: running(header); font-size: 6pt; }
+.aside { float: right; width: 20mm; margin-left: 2mm; }
+.fn { float: footnote; }
 body { font-size: 8pt; }
 [lang="en"] { hyphens: auto; line-height: 1.45; }
 .logical { margin-inline-start: 4mm; padding-inline-end: 2mm; border-inline-start: 1pt solid; }
@@ -42,7 +46,11 @@ li::marker { color: #c00; }
 """
 
 BODY = """
+<p class="header" lang="en">A running header</p>
 <h1>Heading <span lang="ja">見出し</span></h1>
+<p class="aside" lang="en">A box floated to the right of the text beside it.</p>
+<p lang="en">Text with a footnote<span class="fn">The footnote, at the page's foot.</span>
+that flows around the floated box.</p>
 <p lang="ja">手番のプレイヤーはカードを1枚選び、場に出します。ダイスを振り、出た目の数だけ進みます。\
 同じ目が2つ出たら、もう一度振ることができます。</p>
 <p lang="en">The player whose turn it is picks one card and plays it; then rolls the dice \

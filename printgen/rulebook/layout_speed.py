@@ -90,6 +90,7 @@ def _places() -> dict[str, tuple[tuple[Any, str], ...]]:
     replaced in each of them)."""
     from weasyprint.css import ComputedStyle, StyleFor
     from weasyprint.draw import text
+    from weasyprint.formatting_structure.boxes import Box
     from weasyprint.layout import (
         absolute,
         background,
@@ -120,6 +121,7 @@ def _places() -> dict[str, tuple[tuple[Any, str], ...]]:
         "set_computed_styles": ((StyleFor, "set_computed_styles"),),
         "style_for": ((StyleFor, "__call__"),),
         "draw_first_line": ((text, "draw_first_line"),),
+        "in_normal_flow": ((Box, "is_in_normal_flow"),),
     }
 
 
@@ -145,6 +147,7 @@ def _apply() -> None:
                 _originals["style_for"], _originals["set_computed_styles"]
             ),
             "draw_first_line": _quick_first_line(_originals["draw_first_line"]),
+            "in_normal_flow": _in_normal_flow,
         }
     )
 
@@ -309,6 +312,24 @@ def _one_paragraph_set_text(original: Callable[..., None]) -> Callable[..., None
         )
 
     return set_text
+
+
+# --- a box in the flow ------------------------------------------------------------------------
+
+_FLOATS_OUT = frozenset({"left", "right", "inline-start", "inline-end", "footnote"})
+_POSITIONS_OUT = frozenset({"absolute", "fixed"})
+_FUNCTIONS_OUT = frozenset({"running()", "note()"})
+
+
+def _in_normal_flow(self: Any) -> bool:
+    """`Box.is_in_normal_flow`, asked of every box at every step of the layout, with its
+    style read once for each property rather than through five methods: not floated nor a
+    footnote, not positioned absolutely or fixed, not a running element nor a note."""
+    style = self.style
+    if style["float"] in _FLOATS_OUT:
+        return False
+    position = style["position"]
+    return position not in _POSITIONS_OUT and position[0] not in _FUNCTIONS_OUT
 
 
 # --- a line drawn -----------------------------------------------------------------------------
