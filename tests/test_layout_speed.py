@@ -4,6 +4,7 @@ and without them, give the same PDF; and they are taken."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -152,3 +153,16 @@ def test_the_shortcuts_are_taken(monkeypatch: pytest.MonkeyPatch) -> None:
     assert 0 < quick["set_computed_styles"] < counts["set_computed_styles"] / 2
     # a line with an ellipsis is drawn by the general case, the others not
     assert 0 < quick["draw_first_line"] < counts["draw_first_line"] / 4
+
+
+def test_the_html_reader_keeps_its_expressions() -> None:
+    """tinyhtml5 files each expression it reads the HTML with under the key it looks up
+    (its own code files it under the expression itself, and so made it at every call)."""
+    from tinyhtml5 import inputstream
+
+    render_pdf_pages(page(), ROOT / "layouts", "shortcuts")  # installs them
+    inputstream.characters_until_regex.clear()
+    render_pdf_pages(page(), ROOT / "layouts", "shortcuts")
+    keys = list(inputstream.characters_until_regex)
+    assert keys
+    assert not any(isinstance(characters, re.Pattern) for characters, _opposite in keys)

@@ -33,6 +33,11 @@ Where a rulebook's time went, once its page references were mended (pagination.p
   Pango one field at a time through cffi: each run's glyphs are now read at once
   (`draw_first_line`; a line with an ellipsis, a raised or lowered glyph, a glyph its font
   lacks or an emoji font takes the general case).
+- whether a box is in the normal flow, asked of every box at every step of the layout, was
+  five methods each reading the style: it reads the box's float and position once each;
+- tinyhtml5, which reads the HTML, keeps the regular expression it reads text with up to
+  given characters under the wrong key (its chained assignment binds the key's name
+  first), so it wrote one anew at every call: it is kept under the right key.
 
 Each step keeps WeasyPrint's result exactly; tests/test_layout_speed.py lays out pages of
 everything the rulebooks use, and of what takes the general case, with and without them and
@@ -42,6 +47,7 @@ compares the bytes. Like pagination.py, this mends the WeasyPrint that constrain
 
 from __future__ import annotations
 
+import re
 import struct
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -88,6 +94,7 @@ def _places() -> dict[str, tuple[tuple[Any, str], ...]]:
     """Where each function goes: its name here, and the classes or modules and the attribute
     it replaces (the first holds the original; a function that modules import by name is
     replaced in each of them)."""
+    from tinyhtml5.inputstream import HTMLUnicodeInputStream
     from weasyprint.css import ComputedStyle, StyleFor
     from weasyprint.draw import text
     from weasyprint.formatting_structure.boxes import Box
@@ -122,6 +129,7 @@ def _places() -> dict[str, tuple[tuple[Any, str], ...]]:
         "style_for": ((StyleFor, "__call__"),),
         "draw_first_line": ((text, "draw_first_line"),),
         "in_normal_flow": ((Box, "is_in_normal_flow"),),
+        "chars_until": ((HTMLUnicodeInputStream, "chars_until"),),
     }
 
 
@@ -148,6 +156,7 @@ def _apply() -> None:
             ),
             "draw_first_line": _quick_first_line(_originals["draw_first_line"]),
             "in_normal_flow": _in_normal_flow,
+            "chars_until": _kept_until(_originals["chars_until"]),
         }
     )
 
@@ -312,6 +321,29 @@ def _one_paragraph_set_text(original: Callable[..., None]) -> Callable[..., None
         )
 
     return set_text
+
+
+# --- the HTML read --------------------------------------------------------------------------
+
+
+def _kept_until(original: Callable[..., str]) -> Callable[..., str]:
+    from tinyhtml5 import inputstream
+
+    regexes = inputstream.characters_until_regex
+
+    def chars_until(self: Any, characters: Any, opposite: bool = False) -> str:
+        """`chars_until` of tinyhtml5's input stream, which reads the HTML up to one of
+        `characters` with a regular expression it means to keep by `(characters,
+        opposite)`, but files under the expression itself (its chained assignment binds
+        `characters` first), so it wrote the expression anew at every call: it is filed
+        here under the key the method looks up, made as the method makes it."""
+        key = (characters, opposite)
+        if key not in regexes:
+            pattern = "".join([f"\\x{ord(character):02x}" for character in characters])
+            regexes[key] = re.compile(f"[{pattern}]+" if opposite else f"[^{pattern}]+")
+        return original(self, characters, opposite)
+
+    return chars_until
 
 
 # --- a box in the flow ------------------------------------------------------------------------
