@@ -606,6 +606,7 @@ _PAINT = (
     "background_color",
     "box_shadow",
 )
+_COLOUR = len(_RADII) + _PAINT.index("background_color")  # its place in the values read
 
 
 def _paints_nothing(values: tuple[Any, ...]) -> bool:
@@ -648,7 +649,15 @@ def _quick_backgrounds(original: Callable[..., None]) -> Callable[..., None]:
             original(page, box, get_image_from_uri, layout_children, style)
             return
         values = read(box.style)
-        if _made_once(kept, values, _paints_nothing, values) is not True:
+        # A colour that is not transparent paints: the general case. A transparent one is
+        # left out of the table's key (the answer is the same for each; a colour hashes
+        # by the text it writes of itself, at a cost).
+        colour = values[_COLOUR]
+        if isinstance(colour, str) or getattr(colour, "alpha", None) != 0:
+            original(page, box, get_image_from_uri, layout_children, style)
+            return
+        key = values[:_COLOUR] + values[_COLOUR + 1 :]
+        if _made_once(kept, key, _paints_nothing, values) is not True:
             original(page, box, get_image_from_uri, layout_children, style)
             return
         box.__dict__.update(square)
