@@ -28,11 +28,11 @@ Where a rulebook's time went, once its page references were mended (pagination.p
   at every line (`strut`): it is looked up by the values themselves;
 - WeasyPrint's own style sheet gives every element a `::marker`, footnote and note
   pseudo-elements, whose styles were computed for every element: they are computed when
-  asked for (a list item's marker, a footnote's call).
+  asked for (a list item's marker, a footnote's call);
 - a line was drawn glyph by glyph, reading each glyph's number, width and offsets from
   Pango one field at a time through cffi: each run's glyphs are now read at once
   (`draw_first_line`; a line with an ellipsis, a raised or lowered glyph, a glyph its font
-  lacks or an emoji font takes the general case).
+  lacks or an emoji font takes the general case);
 - whether a box is in the normal flow, asked of every box at every step of the layout, was
   five methods each reading the style: it reads the box's float and position once each;
 - tinyhtml5, which reads the HTML, keeps the regular expression it reads text with up to
@@ -329,7 +329,9 @@ def _one_paragraph_set_text(original: Callable[..., None]) -> Callable[..., None
 def _kept_until(original: Callable[..., str]) -> Callable[..., str]:
     from tinyhtml5 import inputstream
 
-    regexes = inputstream.characters_until_regex
+    regexes = getattr(inputstream, "characters_until_regex", None)
+    if not isinstance(regexes, dict):  # another tinyhtml5: as it is
+        return original
 
     def chars_until(self: Any, characters: Any, opposite: bool = False) -> str:
         """`chars_until` of tinyhtml5's input stream, which reads the HTML up to one of
