@@ -222,6 +222,7 @@ def main() -> None:
             "rulebook_pages_per_cpu_s": round(per_cpu_s, 1),
             "rulebook_pages_per_s_empty_cache": round(cold_per_s, 1),
             "aim_rulebook_pages_per_s": AIM_PAGES_PER_S,
+            "baseline_rulebook_pages_per_s": BASELINE_PAGES_PER_S,
         }
     )
     target = ROOT / "out" / "bench" / "build.json"

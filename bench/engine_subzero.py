@@ -52,6 +52,13 @@ def rate(engine: Subzero, seconds: float, generic: bool) -> tuple[float, float, 
     return per_second, turns, entries
 
 
+def engine_rate(engine: Subzero, seconds: float) -> tuple[tuple[float, float, float], float]:
+    """`rate` through the engine's own driver, its caches warmed first (not timed): the best
+    of `ROUNDS` rounds, and their median games per second (`playout.best_of`)."""
+    rate(engine, min(seconds, 0.3), generic=False)
+    return best_of(functools.partial(rate, engine, generic=False), seconds)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0)
@@ -67,10 +74,7 @@ def main() -> None:
     for players in args.players or [4]:
         for ending in args.ending or [DEATHMATCH, SURVIVAL, ALL_OUT]:
             engine = Subzero(game, None, {"players": players, "ending": ending})
-            rate(engine, min(args.seconds, 0.3), generic=False)  # warm the engine's caches
-            (fast, turns, entries), median = best_of(
-                functools.partial(rate, engine, generic=False), args.seconds
-            )
+            (fast, turns, entries), median = engine_rate(engine, args.seconds)
             line = (
                 f"  {players} players {ending:15} {fast:8,.0f} games/s (engine driver)  "
                 f"{turns:6.1f} turns/game  {entries:7.0f} actions/game  "
@@ -85,8 +89,7 @@ def main() -> None:
     report_actions(Subzero(game, None, {"players": 4}), "subzero", args.seconds, AIM_ACTIONS_PER_S)
     if deathmatch4 is None:
         engine = Subzero(game, None, {"players": 4, "ending": DEATHMATCH})
-        rate(engine, min(args.seconds, 0.3), generic=False)
-        (fast, _, _), median = best_of(functools.partial(rate, engine, generic=False), args.seconds)
+        (fast, _, _), median = engine_rate(engine, args.seconds)
         deathmatch4 = fast, median
     games, median = deathmatch4
     print(

@@ -223,16 +223,18 @@ def floor_note(out: Path) -> str:
 
 def before_note(out: Path) -> str:
     """The rulebooks of the code before issue 18 in this run (bench/build.py --before), in
-    words: the issue's 10.7 pages/s was that code on the machine it was measured on."""
+    words: the issue's figure (`baseline_rulebook_pages_per_s`, bench/build.py) was that code
+    on the machine it was measured on."""
     path = out / "build.json"
     data = json.loads(path.read_text()) if path.is_file() else {}
     then, now = data.get("before_rulebook_pages_per_s"), data.get("rulebook_pages_per_s")
-    if not (isinstance(then, int | float) and isinstance(now, int | float) and then > 0):
+    issue = data.get("baseline_rulebook_pages_per_s")
+    if not all(isinstance(x, int | float) for x in (then, now, issue)) or not then:
         return ""
     return (
         f"rulebooks, for scale: the code before issue 18 ({data.get('before_rev', '?')}) made "
         f"{then:.1f} pages/s in this run, this code {now:.1f}; the issue measured that code at "
-        "10.7 pages/s on the machine it was filed from"
+        f"{issue:g} pages/s on the machine it was filed from"
     )
 
 
