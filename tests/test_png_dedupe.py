@@ -18,6 +18,8 @@ from printgen.exports import FaceUse, drawing_of, plan_pngs
 from printgen.ops import Face
 from printgen.raster import png_bytes
 
+# One process builds the five games with their PNGs, once for every test here (`--dist loadgroup`).
+pytestmark = pytest.mark.xdist_group("png-dedupe")
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted(p.parent.name for p in (ROOT / "components").glob("*/game.yaml"))
 OPTS = BuildOptions(papers=("a4",), rulebooks=False)

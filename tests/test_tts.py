@@ -23,6 +23,9 @@ from printgen.raster import draw_face
 from printgen.render import piece_size
 from printgen.tts import grid_for, write_tts
 
+# One process builds the five games with their Tabletop Simulator files, once for every test
+# here (`--dist loadgroup`).
+pytestmark = pytest.mark.xdist_group("tts")
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted(p.parent.name for p in (ROOT / "components").glob("*/game.yaml"))
 OPTS = BuildOptions(papers=("a4",), png=False, rulebooks=False, tts=True, jobs=1)

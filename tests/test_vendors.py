@@ -18,6 +18,9 @@ from printgen.build import BuildOptions, Project, build
 from printgen.units import PT_PER_MM
 from printgen.vendors import finish_pdfx, limit_cmyk, load_vendor, slot_for, to_cmyk_pdfx
 
+# One process builds Submarine Attack for the print shops, once for every test here
+# (`--dist loadgroup`).
+pytestmark = pytest.mark.xdist_group("vendors")
 ROOT = Path(__file__).resolve().parent.parent
 GS = shutil.which("gs")
 NEEDS_GS = pytest.mark.skipif(
