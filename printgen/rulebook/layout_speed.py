@@ -611,6 +611,11 @@ _PAINT = (
 _COLOUR = len(_RADII) + _PAINT.index("background_color")  # its place in the values read
 
 
+def _transparent(colour: Any) -> bool:
+    """A background colour that paints nothing (`currentcolor`, a text, may paint)."""
+    return not isinstance(colour, str) and getattr(colour, "alpha", None) == 0
+
+
 def _paints_nothing(values: tuple[Any, ...]) -> bool:
     """Whether a box with these style values (`_RADII`, then `_PAINT`) has square corners and
     nothing behind it: no border or mask image, no background image, a transparent
@@ -622,8 +627,7 @@ def _paints_nothing(values: tuple[Any, ...]) -> bool:
         and mask[0] == "none"
         and visibility != "hidden"
         and all(layer == ("none", None) for layer in images)
-        and not isinstance(colour, str)
-        and getattr(colour, "alpha", None) == 0
+        and _transparent(colour)
         and not shadow
     )
 
@@ -634,6 +638,16 @@ def _quick_backgrounds(original: Callable[..., None]) -> Callable[..., None]:
     read = itemgetter(*_RADII, *_PAINT)
     kept: dict[tuple[Any, ...], bool] = {}
     square = dict.fromkeys(_RADII, (0, 0))
+
+    def paints_nothing(box: Any) -> bool:
+        values = read(box.style)
+        # A colour that is not transparent paints: no need to look further. A transparent
+        # one is left out of the table's key (the answer is the same for each; a colour
+        # hashes by the text it writes of itself, at a cost).
+        if not _transparent(values[_COLOUR]):
+            return False
+        key = values[:_COLOUR] + values[_COLOUR + 1 :]
+        return _made_once(kept, key, _paints_nothing, values) is True
 
     def layout_box_backgrounds(
         page: Any,
@@ -647,19 +661,8 @@ def _quick_backgrounds(original: Callable[..., None]) -> Callable[..., None]:
         the same order (the pictures they fetch keep their order). The page, a background
         drawn with another box's style and what stands for a box taken out of the flow take
         the general case."""
-        if style is not None or box is page or not isinstance(box, Box):
-            original(page, box, get_image_from_uri, layout_children, style)
-            return
-        values = read(box.style)
-        # A colour that is not transparent paints: the general case. A transparent one is
-        # left out of the table's key (the answer is the same for each; a colour hashes
-        # by the text it writes of itself, at a cost).
-        colour = values[_COLOUR]
-        if isinstance(colour, str) or getattr(colour, "alpha", None) != 0:
-            original(page, box, get_image_from_uri, layout_children, style)
-            return
-        key = values[:_COLOUR] + values[_COLOUR + 1 :]
-        if _made_once(kept, key, _paints_nothing, values) is not True:
+        general = style is not None or box is page or not isinstance(box, Box)
+        if general or not paints_nothing(box):
             original(page, box, get_image_from_uri, layout_children, style)
             return
         box.__dict__.update(square)
